@@ -1,0 +1,5 @@
+"""`python -m judge` is the same as the `judge` console script."""
+
+from judge.cli import main
+
+raise SystemExit(main())

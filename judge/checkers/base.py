@@ -1,0 +1,54 @@
+"""The checker contract, shared by the built-ins and by a problem's own `checker.py`.
+
+A checker is a callable object. It is built once per problem with its options as keyword-only arguments and
+called once per test case, after the submission exited cleanly:
+
+    checker = TokensChecker()
+    result = checker(input=b"3\\n", output=b"6\\n", answer=b"6\\n")
+    assert result == CheckResult(Verdict.AC, "")
+
+It receives raw bytes (a submission may print anything) and must turn any output, however broken (invalid
+UTF-8, NUL bytes, a 10 MB line, nothing at all), into WA or PE with a short message that helps the student:
+"line 3: expected 92, got 91". An exception escaping a checker is a judge error (JE), not the student's fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from judge.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a checker decided about one output: AC, WA or PE, and a message for the student."""
+
+    verdict: Verdict
+    message: str = ""
+
+
+class Checker(Protocol):
+    """Decides whether `output` answers `input` correctly; `answer` is the reference answer file's bytes."""
+
+    def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult: ...
+
+
+def accepted() -> CheckResult:
+    return CheckResult(Verdict.AC, "")
+
+
+def wrong(message: str) -> CheckResult:
+    return CheckResult(Verdict.WA, message)
+
+
+def presentation(message: str) -> CheckResult:
+    return CheckResult(Verdict.PE, message)
+
+
+def shorten(text: str | bytes, width: int = 40) -> str:
+    """A token or line as a student should see it in a message: printable, quoted, and at most `width` chars."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    shown = repr(text) if not text.isprintable() or not text else text
+    return shown if len(shown) <= width else shown[: width - 1] + "…"

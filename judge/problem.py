@@ -1,0 +1,162 @@
+"""Loading a problem folder: `problem.yaml` validated strictly, and its test cases in natural order.
+
+Every mistake in a problem folder is a `SpecError` whose message names the file and the key, e.g.
+`problems/2580/problem.yaml: time_limit: must be a positive number, got 'fast'`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from judge.errors import SpecError
+
+SPEC_FILE = "problem.yaml"
+CUSTOM_CHECKER_FILE = "checker.py"
+
+
+class CheckerSpec(BaseModel):
+    """Which checker decides outputs: a built-in name with its options, or `checker.py` in the problem folder."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "boj"
+    options: dict[str, float | int | str | bool] = Field(default_factory=dict)
+
+
+class ProblemSpec(BaseModel):
+    """The contents of `problem.yaml`. Limits are BOJ's: seconds, MiB."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    title: str = Field(min_length=1)
+    source: str = ""
+    time_limit: float = Field(gt=0, le=3600)
+    memory_limit: int = Field(gt=0, le=65536)
+    output_limit: int = Field(default=1, gt=0, le=4096)
+    checker: CheckerSpec = Field(default_factory=CheckerSpec)
+    language_allowance: bool = True
+    validator: Literal["validator.py"] | None = None
+
+    @field_validator("checker", mode="before")
+    @classmethod
+    def _checker_from_name_or_mapping(cls, value: Any) -> Any:
+        """`checker: tokens`, or `checker: {name: float, absolute: 1e-6}`."""
+        if isinstance(value, str):
+            return {"name": value}
+        if isinstance(value, dict) and "name" in value:
+            options = {key: option for key, option in value.items() if key != "name"}
+            return {"name": value["name"], "options": options}
+        return value
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One test: its input, its reference answer, and whether it is a sample shown to students."""
+
+    name: str
+    input_path: Path
+    answer_path: Path
+
+    @property
+    def is_sample(self) -> bool:
+        return self.name.startswith("sample")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A loaded problem folder."""
+
+    root: Path
+    spec: ProblemSpec
+    tests: tuple[TestCase, ...]
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def custom_checker_path(self) -> Path:
+        return self.root / CUSTOM_CHECKER_FILE
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts `2` before `10`: digits compare as numbers, the rest as text."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def load_problem(root: Path | str) -> Problem:
+    """Read and validate a problem folder; raises SpecError naming the file and the fix."""
+    root = Path(root)
+    spec_path = root / SPEC_FILE
+    if not root.is_dir():
+        raise SpecError(f"{root}: no such problem folder")
+    if not spec_path.is_file():
+        raise SpecError(f"{spec_path}: missing; every problem folder needs a problem.yaml")
+    spec = _load_spec(spec_path)
+    if spec.checker.name == CUSTOM_CHECKER_FILE and not (root / CUSTOM_CHECKER_FILE).is_file():
+        raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
+    if spec.validator and not (root / spec.validator).is_file():
+        raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
+    return Problem(root=root, spec=spec, tests=_load_tests(root))
+
+
+def _load_spec(spec_path: Path) -> ProblemSpec:
+    try:
+        raw = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = getattr(error, "problem", None) or "not valid YAML"
+        raise SpecError(f"{spec_path}: {where}{problem}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpecError(f"{spec_path}: cannot read: {error}") from None
+    if not isinstance(raw, dict):
+        raise SpecError(f"{spec_path}: must be a mapping of keys (id, title, time_limit, ...), got {type(raw).__name__}")
+    try:
+        return ProblemSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(f"{spec_path}: {_first_error(error)}") from None
+
+
+def _first_error(error: ValidationError) -> str:
+    """The first pydantic error as `key: what is wrong, got <value>`."""
+    first = error.errors()[0]
+    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        return f"{key}: unknown key; remove it or check its spelling"
+    if kind == "missing":
+        return f"{key}: missing; this key is required"
+    message = {
+        "greater_than": "must be a positive number",
+        "float_parsing": "must be a positive number",
+        "int_parsing": "must be a whole number",
+        "int_from_float": "must be a whole number",
+    }.get(kind, first["msg"].lower())
+    return f"{key}: {message}, got {first.get('input')!r}"
+
+
+def _load_tests(root: Path) -> tuple[TestCase, ...]:
+    tests_dir = root / "tests"
+    if not tests_dir.is_dir():
+        raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
+    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: natural_key(path.stem))
+    if not inputs:
+        raise SpecError(f"{tests_dir}: no test cases (<name>.in with <name>.ans)")
+    cases = []
+    for input_path in inputs:
+        answer_path = input_path.with_suffix(".ans")
+        if not answer_path.is_file():
+            raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer)")
+        cases.append(TestCase(name=input_path.stem, input_path=input_path, answer_path=answer_path))
+    orphans = sorted(path.name for path in tests_dir.glob("*.ans") if not path.with_suffix(".in").is_file())
+    if orphans:
+        raise SpecError(f"{tests_dir / orphans[0]}: has no matching .in; remove it or add the input")
+    return tuple(cases)
