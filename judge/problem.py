@@ -147,7 +147,8 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
     tests_dir = root / "tests"
     if not tests_dir.is_dir():
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
-    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: natural_key(path.stem))
+    # Samples first (students read them first), then the rest in natural order.
+    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not path.stem.startswith("sample"), natural_key(path.stem)))
     if not inputs:
         raise SpecError(f"{tests_dir}: no test cases (<name>.in with <name>.ans)")
     cases = []

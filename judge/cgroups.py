@@ -1,0 +1,197 @@
+"""Control groups: one per test run, so CPU time, peak memory and process count cover the whole process tree.
+
+A run's group is created by the judge, the child joins it before exec (`join` is called in the child), and
+every process the submission starts inherits it, even ones that double-fork or call setsid. Supports cgroup v2
+(unified hierarchy: memory.peak, memory.events, cpu.stat, pids.max, cgroup.kill) and cgroup v1 (separate
+memory, cpuacct, pids and freezer hierarchies). Where neither can be created (no root, no delegation) the
+caller falls back to rlimits and polling; `probe()` tells which.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+_counter = itertools.count()
+
+
+def _own_paths() -> dict[str, str]:
+    """Map each v1 controller (and "" for v2) to this process's cgroup path, from /proc/self/cgroup."""
+    paths: dict[str, str] = {}
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            paths[controller] = path
+    return paths
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(value)
+
+
+def _read_int(path: Path, default: int = 0) -> int:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return default
+
+
+def _keyed(path: Path) -> dict[str, int]:
+    """Parse a `key value` per line file such as memory.events or cpu.stat."""
+    try:
+        pairs = (line.split() for line in path.read_text().splitlines())
+        return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
+    except OSError:
+        return {}
+
+
+@dataclass
+class RunGroup:
+    """The control group(s) of one run. `dirs` maps a role (memory, cpu, pids, freezer) to its folder."""
+
+    version: int
+    dirs: dict[str, Path]
+
+    def join(self) -> None:
+        """Move the calling process into the group. Runs in the child between fork and exec."""
+        for folder in dict.fromkeys(self.dirs.values()):
+            _write(folder / "cgroup.procs", "0")
+
+    def cpu_seconds(self) -> float:
+        if self.version == 2:
+            return _keyed(self.dirs["cpu"] / "cpu.stat").get("usage_usec", 0) / 1e6
+        return _read_int(self.dirs["cpu"] / "cpuacct.usage") / 1e9
+
+    def peak_bytes(self) -> int:
+        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
+        return _read_int(self.dirs["memory"] / name)
+
+    def reset_peak(self) -> None:
+        """Forget the peak so far: the child's copy of the judge between fork and exec is not the submission's."""
+        if self.version == 1:
+            _write(self.dirs["memory"] / "memory.max_usage_in_bytes", "0")
+
+    def hit_memory_limit(self) -> bool:
+        """Whether the kernel refused memory or OOM-killed a process of this group."""
+        if self.version == 2:
+            events = _keyed(self.dirs["memory"] / "memory.events")
+            return events.get("oom_kill", 0) > 0 or events.get("max", 0) > 0
+        oom_kills = _keyed(self.dirs["memory"] / "memory.oom_control").get("oom_kill", 0)
+        return oom_kills > 0 or _read_int(self.dirs["memory"] / "memory.failcnt") > 0
+
+    def hit_process_limit(self) -> bool:
+        """Whether a fork or clone failed because the group reached its process limit."""
+        return _keyed(self.dirs["pids"] / "pids.events").get("max", 0) > 0
+
+    def pids(self) -> list[int]:
+        pids: set[int] = set()
+        for folder in self.dirs.values():
+            try:
+                pids.update(int(pid) for pid in (folder / "cgroup.procs").read_text().split())
+            except OSError:
+                pass
+        return sorted(pids)
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group, including ones forking while we kill."""
+        if self.version == 2 and (self.dirs["pids"] / "cgroup.kill").exists():
+            _write(self.dirs["pids"] / "cgroup.kill", "1")
+            return
+        freezer = self.dirs.get("freezer")
+        if freezer is not None:
+            _write(freezer / "freezer.state", "FROZEN")
+        for _ in range(100):
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if freezer is not None:
+                _write(freezer / "freezer.state", "THAWED")
+            time.sleep(0.001)
+
+    def remove(self) -> None:
+        """Delete the group's folders; waits briefly for killed processes to leave."""
+        for folder in dict.fromkeys(self.dirs.values()):
+            for _ in range(200):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.002)
+
+
+def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
+    """A fresh group with the memory and process limits set, or None when this machine does not let us."""
+    name = f"judge-{os.getpid()}-{next(_counter)}"
+    try:
+        if (CGROUP_ROOT / "cgroup.controllers").exists():
+            return _create_v2(name, memory_bytes, max_processes)
+        return _create_v1(name, memory_bytes, max_processes)
+    except OSError:
+        return None
+
+
+def _create_v2(name: str, memory_bytes: int, max_processes: int) -> RunGroup | None:
+    parent = CGROUP_ROOT / _own_paths().get("", "/").lstrip("/")
+    if not {"memory", "pids"} <= set((parent / "cgroup.subtree_control").read_text().split()):
+        _write(parent / "cgroup.subtree_control", "+memory +pids +cpu")
+    folder = parent / name
+    folder.mkdir()
+    group = RunGroup(version=2, dirs={"memory": folder, "cpu": folder, "pids": folder})
+    try:
+        _write(folder / "memory.max", str(memory_bytes))
+        if (folder / "memory.swap.max").exists():
+            _write(folder / "memory.swap.max", "0")
+        _write(folder / "pids.max", str(max_processes))
+    except OSError:
+        group.remove()
+        raise
+    return group
+
+
+def _create_v1(name: str, memory_bytes: int, max_processes: int) -> RunGroup | None:
+    own = _own_paths()
+    dirs: dict[str, Path] = {}
+    for role, controller in (("memory", "memory"), ("cpu", "cpuacct"), ("pids", "pids"), ("freezer", "freezer")):
+        hierarchy = next((CGROUP_ROOT / d for d in (controller, f"cpu,{controller}") if (CGROUP_ROOT / d).is_dir()), None)
+        if hierarchy is None:
+            if role == "freezer":
+                continue
+            return None
+        dirs[role] = hierarchy / own.get(controller, "/").lstrip("/") / name
+    group = RunGroup(version=1, dirs={})
+    try:
+        for role, folder in dirs.items():
+            folder.mkdir()
+            group.dirs[role] = folder
+        _write(dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+        if (dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
+            _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
+        _write(dirs["pids"] / "pids.max", str(max_processes))
+    except OSError:
+        group.remove()
+        raise
+    return group
+
+
+@functools.lru_cache(maxsize=None)
+def probe() -> str:
+    """Describe what this machine allows, for `judge doctor` and reports: `cgroup v1`, `cgroup v2` or `none`."""
+    group = create(64 * 1024 * 1024, 8)
+    if group is None:
+        return "none"
+    group.remove()
+    return f"cgroup v{group.version}"

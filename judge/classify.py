@@ -1,0 +1,56 @@
+"""From the facts of a run to a verdict: TLE, MLE, OLE, RE, or None for a clean exit that the checker decides.
+
+Pure and small on purpose: each rule is one line of the table tests in tests/test_classify.py.
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+
+from judge.execute import RunStats, Tripped
+from judge.results import Limits
+from judge.verdicts import Verdict
+
+STDERR_LINES_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Classification:
+    verdict: Verdict
+    message: str
+
+
+def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = ()) -> Classification | None:
+    """The verdict a run earned before any checker looks at its output, or None if it exited cleanly."""
+    if stats.tripped is Tripped.MEMORY or (stats.exit_code != 0 and _mentions(stats.stderr_tail, memory_errors)):
+        return Classification(Verdict.MLE, f"memory limit {limits.memory_mib} MiB exceeded")
+    if stats.tripped is Tripped.CPU or stats.cpu_seconds > limits.time_seconds or stats.signal == signal.SIGXCPU:
+        return Classification(Verdict.TLE, f"CPU time over {limits.time_seconds:g} s")
+    if stats.tripped is Tripped.WALL:
+        return Classification(Verdict.TLE, f"wall time over {limits.wall_seconds:g} s (sleeping or blocked?)")
+    if stats.tripped is Tripped.OUTPUT or stats.signal == signal.SIGXFSZ:
+        return Classification(Verdict.OLE, f"output over {limits.output_mib} MiB")
+    if stats.tripped is Tripped.PROCESSES and (stats.exit_code != 0 or stats.signal is not None):
+        return Classification(Verdict.RE, f"too many processes (limit {limits.max_processes}){_stderr(stats)}")
+    if stats.signal is not None:
+        return Classification(Verdict.RE, f"killed by {_signal_name(stats.signal)}{_stderr(stats)}")
+    if stats.exit_code != 0:
+        return Classification(Verdict.RE, f"exit code {stats.exit_code}{_stderr(stats)}")
+    return None
+
+
+def _mentions(text: str, needles: tuple[str, ...]) -> bool:
+    return any(needle in text for needle in needles)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _stderr(stats: RunStats) -> str:
+    lines = stats.stderr_tail.splitlines()[-STDERR_LINES_SHOWN:]
+    return (": " + " | ".join(line.strip() for line in lines if line.strip())) if lines else ""

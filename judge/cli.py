@@ -1,0 +1,92 @@
+"""The command line: `judge run`, `judge verify`, `judge grade`, `judge doctor`.
+
+Exit codes: 0 accepted, 1 another verdict, 2 bad input from a person (one line on stderr), 3 the judge failed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from judge import __version__
+from judge.doctor import examine
+from judge.errors import JudgeError
+from judge.judging import judge_submission
+from judge.languages import LANGUAGES
+from judge.options import RunOptions
+from judge.problem import load_problem
+from judge.reporters import REPORTERS
+from judge.verdicts import Verdict
+
+EXIT_ACCEPTED, EXIT_REJECTED, EXIT_USAGE, EXIT_JUDGE_FAILED = 0, 1, 2, 3
+
+
+def sandbox_option(function):
+    """`--sandbox` and `--require-sandbox`, shared by every command that runs submissions."""
+    function = click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto",
+                            show_default=True, help="bwrap confines submissions; auto uses it when it works here.")(function)
+    return click.option("--require-sandbox", is_flag=True,
+                        help="Refuse to run (exit 2) unless bwrap works here.")(function)
+
+
+def sandbox_choice(sandbox: str, require_sandbox: bool) -> str:
+    return "bwrap" if require_sandbox else sandbox
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="judge")
+def cli() -> None:
+    """Grade programs the way Baekjoon Online Judge does."""
+
+
+@cli.command()
+@click.argument("problem", type=click.Path(path_type=Path))
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option("--lang", type=click.Choice(sorted(LANGUAGES)), help="Language, instead of guessing from the extension.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
+@click.option("--format", "report_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
+@sandbox_option
+def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_format: str, fail_fast: bool,
+        sandbox: str, require_sandbox: bool) -> int:
+    """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
+    loaded = load_problem(problem)
+    options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox))
+    result = judge_submission(loaded, source, options)
+    REPORTERS["json" if as_json else report_format](result, sys.stdout)
+    if result.verdict is Verdict.JE or any(case.verdict is Verdict.JE for case in result.cases):
+        return EXIT_JUDGE_FAILED
+    return EXIT_ACCEPTED if result.verdict is Verdict.AC else EXIT_REJECTED
+
+
+@cli.command()
+def doctor() -> int:
+    """Show the toolchains, memory limiting and sandbox this machine offers."""
+    table = Table(show_edge=False)
+    for column in ("what", "status", "detail"):
+        table.add_column(column, overflow="fold")
+    for finding in examine():
+        style = {"ok": "green", "missing": "yellow", "none": "bold yellow"}.get(finding.status, "")
+        table.add_row(finding.topic, f"[{style}]{finding.status}[/]", finding.detail)
+    Console().print(table)
+    return EXIT_ACCEPTED
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: runs the command, turns a JudgeError into one line on stderr and exit code 2."""
+    try:
+        code = cli.main(args=argv, prog_name="judge", standalone_mode=False)
+    except JudgeError as error:
+        click.echo(f"judge: {error}", err=True)
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        click.echo("judge: interrupted", err=True)
+        return 130
+    except click.ClickException as error:
+        error.show()
+        return EXIT_USAGE
+    return code if isinstance(code, int) else EXIT_ACCEPTED

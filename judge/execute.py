@@ -1,0 +1,289 @@
+"""Running one command under limits. Facts only: what happened, never a verdict.
+
+`run` starts the command (wrapped by the sandbox) in a fresh process group and control group, with stdin from
+a file and stdout/stderr to capped files, and watches it until it exits or trips a limit:
+
+- CPU time of the whole tree (cgroup cpuacct when available, else the tree polled with psutil, plus what the
+  kernel accounts for reaped children) over the limit ends the run; RLIMIT_CPU is a per-process backstop.
+- Wall time over the wall limit ends sleepers and blocked readers.
+- Memory: the cgroup's hard limit and peak when available; otherwise RLIMIT_AS per process and the tree's RSS
+  polled with psutil.
+- Output: RLIMIT_FSIZE stops writes just past the output limit.
+- Afterwards every process the command started is killed: the control group, the process group, and any
+  process still carrying this run's token in its environment.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import resource
+import select
+import signal
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from judge import cgroups
+from judge.results import Limits
+
+MIB = 1024 * 1024
+STDERR_TAIL_BYTES = 2048
+RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
+
+
+class Tripped(enum.Enum):
+    """Which limit ended a run early."""
+
+    CPU = "cpu"
+    WALL = "wall"
+    MEMORY = "memory"
+    OUTPUT = "output"
+    PROCESSES = "processes"
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """What happened to one run of a command."""
+
+    cpu_seconds: float
+    wall_seconds: float
+    peak_bytes: int
+    exit_code: int | None
+    signal: int | None
+    tripped: Tripped | None
+    stdout_bytes: int
+    stderr_bytes: int
+    stderr_tail: str
+
+    @property
+    def peak_mib(self) -> float:
+        return self.peak_bytes / MIB
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A command ready to start: argv (already wrapped by the sandbox), where it runs, and its files."""
+
+    argv: list[str]
+    cwd: Path
+    stdin_path: Path
+    stdout_path: Path
+    stderr_path: Path
+    env: dict[str, str]
+    limit_address_space: bool = True
+    signals_as_exit_codes: bool = False
+
+
+def memory_enforcement() -> str:
+    """How memory is limited and measured on this machine (reported by `judge doctor` and every report)."""
+    mechanism = cgroups.probe()
+    if mechanism == "none":
+        return "RLIMIT_AS per process + psutil polling of the process tree"
+    return f"{mechanism} (memory limit and peak of the whole process tree)"
+
+
+def run(spec: RunSpec, limits: Limits) -> RunStats:
+    """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts."""
+    memory_bytes = limits.memory_mib * MIB
+    output_bytes = limits.output_mib * MIB
+    group = cgroups.create(memory_bytes, limits.max_processes)
+    token = uuid.uuid4().hex
+    judge_rss = psutil.Process().memory_info().rss if group is None else 0
+    preexec = _child_setup(limits, group, output_bytes, spec.limit_address_space and group is None)
+    with open(spec.stdin_path, "rb") as stdin, open(spec.stdout_path, "wb") as stdout, \
+            open(spec.stderr_path, "wb") as stderr:
+        started = time.monotonic()
+        try:
+            process = subprocess.Popen(
+                spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
+                env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec, start_new_session=True,
+            )
+        except BaseException:
+            if group is not None:
+                group.remove()
+            raise
+    if group is not None:
+        group.reset_peak()
+    watch = _Watch(process.pid, group, limits, started)
+    try:
+        status, usage = watch.wait()
+    finally:
+        _kill_everything(process.pid, group, token)
+    wall = time.monotonic() - started
+    rusage_cpu = usage.ru_utime + usage.ru_stime if usage else 0.0
+    cpu = max(rusage_cpu, group.cpu_seconds() if group else watch.tree_cpu)
+    peak = group.peak_bytes() if group else _fallback_peak(watch.tree_peak, usage, judge_rss)
+    tripped = watch.tripped
+    if group is not None:
+        if tripped is None and group.hit_memory_limit():
+            tripped = Tripped.MEMORY
+        if tripped is None and group.hit_process_limit():
+            tripped = Tripped.PROCESSES
+        group.remove()
+    stdout_size = spec.stdout_path.stat().st_size
+    stderr_size = spec.stderr_path.stat().st_size
+    if tripped is None and max(stdout_size, stderr_size) > output_bytes:
+        tripped = Tripped.OUTPUT
+    exit_code, killed_by = _decode_status(status, spec.signals_as_exit_codes)
+    return RunStats(
+        cpu_seconds=cpu,
+        wall_seconds=wall,
+        peak_bytes=peak,
+        exit_code=exit_code,
+        signal=killed_by,
+        tripped=tripped,
+        stdout_bytes=stdout_size,
+        stderr_bytes=stderr_size,
+        stderr_tail=_tail(spec.stderr_path),
+    )
+
+
+def _decode_status(status: int, signals_as_exit_codes: bool) -> tuple[int | None, int | None]:
+    """(exit code, None) or (None, signal); a wrapper's exit code 128 + N means the program died of signal N."""
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    code = os.WEXITSTATUS(status)
+    if signals_as_exit_codes and 128 < code < 128 + signal.NSIG:
+        return None, code - 128
+    return code, None
+
+
+def _fallback_peak(polled: int, usage: resource.struct_rusage | None, judge_rss: int) -> int:
+    """Peak memory without a cgroup. ru_maxrss also counts the child's copy of the judge before exec, so it
+    is the submission's own peak only when it is above the judge's RSS at fork; else trust the polled peak."""
+    maxrss = usage.ru_maxrss * 1024 if usage else 0
+    return max(polled, maxrss) if maxrss > judge_rss * 1.05 else polled
+
+
+def _child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: int, limit_as: bool):
+    """The function run in the child between fork and exec: join the cgroup, set rlimits."""
+    cpu_backstop = int(limits.time_seconds) + 2
+    memory_bytes = limits.memory_mib * MIB
+
+    def setup() -> None:
+        if group is not None:
+            group.join()
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_backstop, cpu_backstop + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (output_bytes + 1, output_bytes + 1))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes))
+        # BOJ lets the stack grow as far as the memory limit, so deep recursion in C++ is not an RE.
+        stack_hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+        stack = memory_bytes if stack_hard == resource.RLIM_INFINITY else min(memory_bytes, stack_hard)
+        resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+        if limit_as:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+
+    return setup
+
+
+class _Watch:
+    """Waits for the child's exit while checking CPU, wall and (without a cgroup) memory at short intervals."""
+
+    def __init__(self, pid: int, group: cgroups.RunGroup | None, limits: Limits, started: float) -> None:
+        self.pid = pid
+        self.group = group
+        self.limits = limits
+        self.started = started
+        self.tripped: Tripped | None = None
+        self.tree_cpu = 0.0
+        self.tree_peak = 0
+
+    def wait(self) -> tuple[int, resource.struct_rusage | None]:
+        pidfd = os.pidfd_open(self.pid)
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        interval = 0.005
+        try:
+            while not poller.poll(interval * 1000):
+                self._check()
+                if self.tripped is not None:
+                    _kill_group(self.pid)
+                    if self.group is not None:
+                        self.group.kill_all()
+                    break
+                interval = min(interval * 2, 0.05)
+            _, status, usage = os.wait4(self.pid, 0)
+            return status, usage
+        finally:
+            os.close(pidfd)
+
+    def _check(self) -> None:
+        elapsed = time.monotonic() - self.started
+        if self.group is not None:
+            cpu = self.group.cpu_seconds()
+        else:
+            cpu, rss = _tree_usage(self.pid)
+            self.tree_cpu = max(self.tree_cpu, cpu)
+            self.tree_peak = max(self.tree_peak, rss)
+            if rss > self.limits.memory_mib * MIB:
+                self.tripped = Tripped.MEMORY
+                return
+        if cpu > self.limits.time_seconds:
+            self.tripped = Tripped.CPU
+        elif elapsed > self.limits.wall_seconds:
+            self.tripped = Tripped.WALL
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tree_usage(pid: int) -> tuple[float, int]:
+    """CPU seconds and RSS bytes summed over a process and its live descendants."""
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0.0, 0
+    cpu, rss = 0.0, 0
+    for process in processes:
+        try:
+            with process.oneshot():
+                times = process.cpu_times()
+                cpu += times.user + times.system + times.children_user + times.children_system
+                rss += process.memory_info().rss
+        except psutil.Error:
+            continue
+    return cpu, rss
+
+
+def _kill_everything(pid: int, group: cgroups.RunGroup | None, token: str) -> None:
+    """Leave nothing behind: the control group, the process group, then anything holding this run's token."""
+    if group is not None:
+        group.kill_all()
+    _kill_group(pid)
+    if group is None:
+        _kill_by_token(token)
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def _kill_by_token(token: str) -> None:
+    """Find escaped processes (setsid + double fork) by the token in their environment; needs no cgroup."""
+    needle = f"{RUN_TOKEN_VARIABLE}={token}".encode()
+    for process in psutil.process_iter():
+        try:
+            with open(f"/proc/{process.pid}/environ", "rb") as handle:
+                if needle in handle.read():
+                    process.kill()
+        except (OSError, psutil.Error):
+            continue
+
+
+def _tail(path: Path) -> str:
+    """The last lines of a (capped) stderr file, decoded for display."""
+    with open(path, "rb") as handle:
+        handle.seek(max(0, path.stat().st_size - STDERR_TAIL_BYTES))
+        data = handle.read()
+    return data.decode("utf-8", errors="replace").strip()

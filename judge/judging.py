@@ -1,0 +1,148 @@
+"""Judging one submission on one problem: compile once, then run, classify and check every test in order.
+
+A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
+(unknown language, missing toolchain, required sandbox unavailable); a checker that crashes gives JE.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import execute
+from judge.checkers import Checker, build_checker
+from judge.classify import classify
+from judge.errors import SubmissionError
+from judge.execute import RunSpec
+from judge.languages import Toolchain, detect_language, effective_limits, resolve_toolchain
+from judge.options import RunOptions
+from judge.problem import Problem, TestCase
+from judge.results import CaseResult, Limits, SubmissionResult
+from judge.sandbox import SANDBOX_ENV, Mounts, Sandbox, choose_sandbox
+from judge.verdicts import Verdict
+
+COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
+DIFF_LINES = 12
+
+
+@dataclass(frozen=True)
+class _Session:
+    """Everything fixed for the runs of one submission."""
+
+    problem: Problem
+    toolchain: Toolchain
+    sandbox: Sandbox
+    mounts: Mounts
+    limits: Limits
+    checker: Checker
+    scratch: Path
+
+    def command(self, template: tuple[str, ...], memory_mib: int) -> list[str]:
+        language = self.toolchain.language
+        source = self.sandbox.program_path(self.mounts.program_dir / language.source_name, self.mounts)
+        program = self.sandbox.program_path(self.mounts.program_dir, self.mounts)
+        argv = self.toolchain.command(template, program=program, source=source, memory_mib=memory_mib)
+        return self.sandbox.wrap(argv, self.mounts)
+
+    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
+        return RunSpec(
+            argv=argv,
+            cwd=mounts.program_dir,
+            stdin_path=stdin,
+            stdout_path=self.scratch / f"{name}.out",
+            stderr_path=self.scratch / f"{name}.err",
+            env={**SANDBOX_ENV, "HOME": str(mounts.program_dir)},
+            limit_address_space=self.toolchain.language.limit_address_space,
+            signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
+        )
+
+
+def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
+    """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
+    if not source.is_file():
+        raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
+    language = detect_language(source, options.language)
+    toolchain = resolve_toolchain(language)
+    sandbox = choose_sandbox(options.sandbox)
+    checker = build_checker(problem)
+    limits = effective_limits(problem.spec, language)
+    with tempfile.TemporaryDirectory(prefix="judge-") as scratch_name:
+        scratch = Path(scratch_name)
+        program_dir = scratch / "program"
+        program_dir.mkdir()
+        shutil.copyfile(source, program_dir / language.source_name)
+        mounts = Mounts(program_dir=program_dir, toolchain_dirs=toolchain.install_dirs)
+        session = _Session(problem, toolchain, sandbox, mounts, limits, checker, scratch)
+        base = dict(
+            problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
+            isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+        )
+        compile_error = _compile(session)
+        if compile_error is not None:
+            return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compile_error)
+        cases = []
+        for test in problem.tests:
+            cases.append(_judge_case(session, test))
+            if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+                break
+    verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
+    return SubmissionResult(**base, verdict=verdict, cases=tuple(cases))
+
+
+def _compile(session: _Session) -> str | None:
+    """Compile once in a writable box; the compiler's message on failure, None on success or no compile step."""
+    language = session.toolchain.language
+    if language.compile is None:
+        return None
+    mounts = Mounts(session.mounts.program_dir, session.mounts.toolchain_dirs, writable_program_dir=True)
+    argv = session.sandbox.wrap(
+        session.toolchain.command(
+            language.compile,
+            program=session.sandbox.program_path(mounts.program_dir, mounts),
+            source=session.sandbox.program_path(mounts.program_dir / language.source_name, mounts),
+            memory_mib=COMPILE_LIMITS.memory_mib,
+        ),
+        mounts,
+    )
+    empty = session.scratch / "empty.in"
+    empty.touch()
+    spec = session.run_spec(argv, empty, "compile", mounts)
+    stats = execute.run(RunSpec(**{**spec.__dict__, "limit_address_space": False}), COMPILE_LIMITS)
+    failure = classify(stats, COMPILE_LIMITS)
+    if failure is None:
+        return None
+    output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
+    return f"{failure.message}\n{output[-4000:]}".strip() if failure.verdict is not Verdict.RE else output[-4000:]
+
+
+def _judge_case(session: _Session, test: TestCase) -> CaseResult:
+    language = session.toolchain.language
+    argv = session.command(language.run, session.limits.memory_mib)
+    spec = session.run_spec(argv, test.input_path, "run", session.mounts)
+    stats = execute.run(spec, session.limits)
+    measured = dict(
+        name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
+        peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
+    )
+    failure = classify(stats, session.limits, language.memory_errors)
+    if failure is not None:
+        return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
+    output = spec.stdout_path.read_bytes()
+    answer = test.answer_path.read_bytes()
+    try:
+        checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
+    except Exception as error:  # a crashing checker is the judge's fault, never the student's
+        return CaseResult(**measured, verdict=Verdict.JE, message=f"checker failed: {type(error).__name__}: {error}")
+    diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
+    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+
+
+def _diff(answer: bytes, output: bytes) -> str:
+    """A short unified diff of expected vs got, shown to students for failed sample tests."""
+    expected = answer.decode("utf-8", errors="replace").splitlines()
+    got = output.decode("utf-8", errors="replace").splitlines()
+    lines = list(difflib.unified_diff(expected, got, "expected", "got", lineterm="", n=1))
+    return "\n".join(line[:120] for line in lines[:DIFF_LINES])
