@@ -5,11 +5,13 @@ Exit codes: 0 accepted, 1 another verdict, 2 bad input from a person (one line o
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from judge import __version__
@@ -20,7 +22,9 @@ from judge.languages import LANGUAGES
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.reporters import REPORTERS
+from judge.reporters.verify_report import report_json, report_text
 from judge.verdicts import Verdict
+from judge.verify import problem_folders, verify as verify_problems
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_USAGE, EXIT_JUDGE_FAILED = 0, 1, 2, 3
 
@@ -61,6 +65,35 @@ def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_for
     if result.verdict is Verdict.JE or any(case.verdict is Verdict.JE for case in result.cases):
         return EXIT_JUDGE_FAILED
     return EXIT_ACCEPTED if result.verdict is Verdict.AC else EXIT_REJECTED
+
+
+@cli.command()
+@click.argument("problems", nargs=-1)
+@click.option("--problems-dir", type=click.Path(path_type=Path), default=Path("problems"), show_default=True)
+@click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
+              help="Submissions judged in parallel.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
+@sandbox_option
+def verify(problems: tuple[str, ...], problems_dir: Path, submissions_dir: Path, jobs: int, as_json: bool,
+           sandbox: str, require_sandbox: bool) -> int:
+    """Check every problem's test data and that each reference submission gets its folder's verdict."""
+    loaded = [load_problem(folder) for folder in problem_folders(problems_dir, problems)]
+    options = RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox))
+    progress = Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=Console(stderr=True), transient=True,
+                        disable=as_json or not sys.stderr.isatty())
+    with progress:
+        task = progress.add_task("", total=None)
+
+        def advance(description: str, total: int) -> None:
+            progress.update(task, total=total, description=description)
+            if description != "start":
+                progress.advance(task)
+
+        report = verify_problems(loaded, submissions_dir, options, jobs, advance)
+    (report_json if as_json else report_text)(report, sys.stdout)
+    return EXIT_ACCEPTED if report.ok else EXIT_REJECTED
 
 
 @cli.command()

@@ -1,0 +1,75 @@
+"""Presenting a `judge verify` report: a rich table for people, one JSON document for machines."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from judge.verify import SubmissionCheck, VerifyReport
+
+
+def _got(check: SubmissionCheck) -> Text:
+    if check.skipped:
+        return Text("skipped", style="dim")
+    assert check.result is not None
+    return Text(check.result.verdict.short, style=check.result.verdict.colour)
+
+
+def _timing(check: SubmissionCheck) -> str:
+    if check.result is None or not check.result.cases:
+        return ""
+    return f"{check.result.slowest_cpu_seconds:.2f} / {check.result.limits.time_seconds:g} s"
+
+
+def report_text(report: VerifyReport, stream: TextIO) -> None:
+    console = Console(file=stream, highlight=False, width=max(110, Console(file=stream).width))
+    bad_data = [check for check in report.data_checks if not check.ok]
+    console.print(f"test data: {len(report.data_checks) - len(bad_data)}/{len(report.data_checks)} tests valid")
+    for check in bad_data:
+        console.print(f"  [red]invalid[/] {check.problem_id}/{check.test}: {check.detail}")
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
+        table.add_column(column, overflow="fold")
+    for check in report.submissions:
+        note = check.skipped or check.slow_warning
+        if not check.ok:
+            note = "MISMATCH" + (f": {check.result.cases[-1].message}" if check.result and check.result.cases else "")
+        table.add_row(
+            str(check.path), check.result.language if check.result else "", check.expected.short, _got(check),
+            _timing(check), Text(note, style="bold red" if not check.ok else "yellow" if note else ""),
+        )
+    console.print(table)
+    mismatches = sum(not check.ok for check in report.submissions)
+    skipped = sum(bool(check.skipped) for check in report.submissions)
+    warnings = sum(bool(check.slow_warning) for check in report.submissions)
+    style = "bold green" if report.ok else "bold red"
+    console.print(
+        f"[{style}]{'OK' if report.ok else 'FAILED'}[/]: {len(report.submissions)} submissions, "
+        f"{mismatches} mismatched, {skipped} skipped, {warnings} timing warnings"
+    )
+
+
+def report_json(report: VerifyReport, stream: TextIO) -> None:
+    document = {
+        "ok": report.ok,
+        "test_data": [vars(check) for check in report.data_checks],
+        "submissions": [
+            {
+                "problem": check.problem_id,
+                "path": str(check.path),
+                "expected": check.expected.short,
+                "got": check.result.verdict.short if check.result else None,
+                "ok": check.ok,
+                "skipped": check.skipped,
+                "warning": check.slow_warning,
+                "result": check.result.to_dict() if check.result else None,
+            }
+            for check in report.submissions
+        ],
+    }
+    json.dump(document, stream, ensure_ascii=False, indent=2)
+    stream.write("\n")

@@ -1,0 +1,153 @@
+"""`judge verify`: regression-test the bundled problems against their reference submissions.
+
+For each problem: its tests are validated (the validator accepts every .in, the checker accepts every .ans),
+then every file in `submissions/<id>/<expected>/` is judged and its overall verdict compared with the folder
+name. As in Kattis problemtools, an accepted submission whose slowest test uses more than half of its
+(language-adjusted) time limit is a warning: the limit leaves too little margin.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.checkers import build_checker
+from judge.errors import SpecError, ToolchainMissing
+from judge.judging import judge_submission
+from judge.options import RunOptions
+from judge.problem import Problem, load_problem
+from judge.results import SubmissionResult
+from judge.verdicts import Verdict
+
+MARGIN_WARNING = 0.5
+
+
+@dataclass(frozen=True)
+class TestDataCheck:
+    """The validator's and the checker's opinion of one test case."""
+
+    problem_id: str
+    test: str
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class SubmissionCheck:
+    """One reference submission: what its folder expects and what it got (or why it was skipped)."""
+
+    problem_id: str
+    path: Path
+    expected: Verdict
+    result: SubmissionResult | None = None
+    skipped: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.skipped != "" or (self.result is not None and self.result.verdict is self.expected)
+
+    @property
+    def slow_warning(self) -> str:
+        """Set when an accepted submission leaves less than the safety margin under the time limit."""
+        if self.result is None or self.expected is not Verdict.AC:
+            return ""
+        used = self.result.slowest_cpu_seconds / self.result.limits.time_seconds
+        if used > MARGIN_WARNING:
+            return f"slowest test uses {used:.0%} of the time limit (warn above {MARGIN_WARNING:.0%})"
+        return ""
+
+
+@dataclass
+class VerifyReport:
+    data_checks: list[TestDataCheck] = field(default_factory=list)
+    submissions: list[SubmissionCheck] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.data_checks) and all(check.ok for check in self.submissions)
+
+
+def problem_folders(problems_dir: Path, names: tuple[str, ...]) -> list[Path]:
+    """The problems to verify: the named ones (ids under problems_dir, or paths), else every folder with a spec."""
+    if names:
+        return [Path(name) if Path(name).is_dir() else problems_dir / name for name in names]
+    if not problems_dir.is_dir():
+        raise SpecError(f"{problems_dir}: no such folder; run from the project root or pass --problems")
+    return sorted(path for path in problems_dir.iterdir() if (path / "problem.yaml").is_file())
+
+
+def check_test_data(problem: Problem) -> Iterator[TestDataCheck]:
+    """Run the validator on every input and the checker on every reference answer."""
+    checker = build_checker(problem)
+    validator = problem.root / problem.spec.validator if problem.spec.validator else None
+    for test in problem.tests:
+        details, ok = [], True
+        if validator is not None:
+            with open(test.input_path, "rb") as stdin:
+                done = subprocess.run([sys.executable, str(validator)], stdin=stdin, capture_output=True, timeout=120)
+            ok = done.returncode == 0
+            details.append((done.stdout if ok else done.stderr).decode(errors="replace").strip())
+        answer = test.answer_path.read_bytes()
+        verdict = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
+        if verdict.verdict is not Verdict.AC:
+            ok = False
+            details.append(f"checker rejects the .ans: {verdict.message}")
+        yield TestDataCheck(problem.id, test.name, ok, "; ".join(detail for detail in details if detail))
+
+
+def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple[Path, Verdict]]:
+    """Every file under submissions/<id>/<expected>/, with the verdict its folder names."""
+    root = submissions_dir / problem.id
+    found = []
+    for folder in sorted(path for path in root.iterdir() if path.is_dir()) if root.is_dir() else []:
+        try:
+            expected = Verdict.from_folder(folder.name)
+        except KeyError:
+            names = ", ".join(verdict.folder for verdict in Verdict if verdict is not Verdict.JE)
+            raise SpecError(f"{folder}: not a verdict folder; use one of {names}") from None
+        found += [(path, expected) for path in sorted(folder.iterdir()) if path.is_file()]
+    return found
+
+
+def _judge_one(problem_root: Path, path: Path, expected: Verdict, options: RunOptions) -> SubmissionCheck:
+    """Runs in a worker process: judge one reference submission; a missing toolchain is a skip, not a failure."""
+    problem = load_problem(problem_root)
+    try:
+        result = judge_submission(problem, path, options)
+    except ToolchainMissing as missing:
+        return SubmissionCheck(problem.id, path, expected, skipped=str(missing))
+    return SubmissionCheck(problem.id, path, expected, result=result)
+
+
+def verify(
+    problems: list[Problem],
+    submissions_dir: Path,
+    options: RunOptions,
+    jobs: int,
+    on_progress: Callable[[str, int], None] = lambda description, total: None,
+) -> VerifyReport:
+    """Validate every problem's data, then judge every reference submission, `jobs` at a time.
+
+    `on_progress(description, total)` is called once with the total count of submissions (description
+    "start"), then once per finished submission with its path.
+    """
+    report = VerifyReport()
+    for problem in problems:
+        report.data_checks.extend(check_test_data(problem))
+    work = [(problem, path, expected) for problem in problems
+            for path, expected in reference_submissions(problem, submissions_dir)]
+    on_progress("start", len(work))
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(_judge_one, problem.root, path, expected, options): path
+                   for problem, path, expected in work}
+        done = []
+        for future in as_completed(futures):
+            done.append(future.result())
+            on_progress(str(futures[future]), len(work))
+    order = {path: index for index, (_, path, _) in enumerate(work)}
+    report.submissions = sorted(done, key=lambda check: order[check.path])
+    return report
