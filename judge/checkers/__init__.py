@@ -1,0 +1,93 @@
+"""Checkers: the built-ins by name, and `build_checker`, which makes the one a problem's `problem.yaml` names.
+
+    checker: tokens                                   # a built-in, no options
+    checker: {name: float, absolute: 1e-6}            # a built-in with keyword options
+    checker: checker.py                               # the problem folder's own checker (see custom.py)
+
+A built-in is a class whose keyword-only `__init__` parameters are its options; their annotations say which
+types problem.yaml may give. A value of the right type that is still unusable is refused by the class with
+`ValueError("<option>: <what is wrong>")`. Either way the result is a SpecError naming problem.yaml and the key.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+
+from judge.checkers.base import Checker, CheckResult
+from judge.checkers.boj import BojChecker
+from judge.checkers.custom import CustomChecker
+from judge.checkers.exact import ExactChecker
+from judge.checkers.float_tolerance import FloatChecker
+from judge.checkers.tokens import TokensChecker
+from judge.errors import SpecError
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+
+__all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker"]
+
+CheckerFactory = Callable[..., Checker]
+
+BUILTIN_CHECKERS: dict[str, CheckerFactory] = {
+    "boj": BojChecker,
+    "tokens": TokensChecker,
+    "exact": ExactChecker,
+    "float": FloatChecker,
+}
+
+_TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: "true or false", str: "text"}
+
+
+def build_checker(problem: Problem) -> Checker:
+    """The checker `problem.spec.checker` names, built with its options; SpecError if either is wrong."""
+    spec_path = problem.root / SPEC_FILE
+    name, options = problem.spec.checker.name, dict(problem.spec.checker.options)
+    if name == CUSTOM_CHECKER_FILE:
+        if options:
+            key = next(iter(options))
+            raise SpecError(f"{spec_path}: checker.{key}: unknown option for {name}; it takes no options")
+        return CustomChecker(path=problem.custom_checker_path)
+    factory = BUILTIN_CHECKERS.get(name)
+    if factory is None:
+        choices = ", ".join([*BUILTIN_CHECKERS, CUSTOM_CHECKER_FILE])
+        raise SpecError(f"{spec_path}: checker: unknown checker {name!r}; choose one of {choices}")
+    try:
+        return factory(**_typed_options(name, factory, options))
+    except ValueError as error:
+        raise SpecError(f"{spec_path}: checker.{error}") from None
+
+
+def _typed_options(name: str, factory: CheckerFactory, options: dict[str, object]) -> dict[str, object]:
+    """`options` checked against the factory's keyword-only parameters; ValueError('<key>: ...') if one is off."""
+    parameters = [
+        parameter.name
+        for parameter in inspect.signature(factory).parameters.values()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    typed: dict[str, object] = {}
+    for key, value in options.items():
+        if key not in parameters:
+            takes = f"it takes {', '.join(parameters)}" if parameters else "it takes no options"
+            raise ValueError(f"{key}: unknown option for {name}; {takes}")
+        kind = typing.get_type_hints(factory.__init__).get(key, object)  # type: ignore[misc]
+        typed[key] = _coerce(key, value, kind)
+    return typed
+
+
+def _coerce(key: str, value: object, kind: object) -> object:
+    """`value` as `kind`. YAML reads `1e-6` (no dot) as a string, so numeric text is accepted for numbers."""
+    if kind is float and not isinstance(value, bool):
+        if isinstance(value, int | float):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+    elif kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    elif kind in (bool, str) and isinstance(value, kind):  # type: ignore[arg-type]
+        return value
+    elif kind is object:
+        return value
+    raise ValueError(f"{key}: must be {_TYPE_WORDS.get(kind, kind)}, got {value!r}")  # type: ignore[call-overload]
