@@ -117,6 +117,10 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
         raise SpecError(f"{spec_path}: {where}{problem}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError(f"{spec_path}: cannot read: {error}") from None
+    except RecursionError:
+        raise SpecError(f"{spec_path}: not valid YAML: nested too deeply") from None
+    except ValueError as error:  # PyYAML's constructors: `2021-13-01`, `!!float fast`, `!!int 0x`
+        raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
     if not isinstance(raw, dict):
         raise SpecError(f"{spec_path}: must be a mapping of keys (id, title, time_limit, ...), got {type(raw).__name__}")
     try:
@@ -125,10 +129,20 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
         raise SpecError(f"{spec_path}: {_first_error(error)}") from None
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _show_key(part: object) -> str:
+    """A key as a message shows it: quoted when it holds line breaks or other invisible characters."""
+    text = str(part)
+    return text if text and text.isprintable() and text.strip() == text else repr(text)
+
+
 def _first_error(error: ValidationError) -> str:
     """The first pydantic error as `key: what is wrong, got <value>`."""
     first = error.errors()[0]
-    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    key = ".".join(_show_key(part) for part in first["loc"]) or "(top level)"
     kind = first["type"]
     if kind == "extra_forbidden":
         return f"{key}: unknown key; remove it or check its spelling"

@@ -2,7 +2,8 @@
 
 `Bubblewrap` confines a run with bwrap: no network; its own PID, IPC, UTS and user namespaces (uid 65534 inside);
 a read-only view of /usr and the toolchain folders it needs; the program folder read-only at /program; an empty,
-size-limited, private working folder /box and /tmp; a short fixed environment; killed with the judge.
+size-limited, private working folder /box, /tmp and /dev/shm, and nothing else writable; no further user
+namespaces (bwrap >= 0.8); a short fixed environment; killed with the judge.
 `Unconfined` runs the command as it is, with only the rlimits and process cleanup of `execute.py`.
 """
 
@@ -75,6 +76,10 @@ class Bubblewrap:
             self.executable, "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
             "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "judge",
         ]
+        if "--disable-userns" in _options(self.executable):
+            # A user namespace of its own would give the submission every capability again inside it, e.g. to
+            # mount a tmpfs without a size limit over /box (bwrap >= 0.8).
+            command += ["--disable-userns"]
         for path in SYSTEM_MOUNTS:
             command += ["--ro-bind-try", path, path]
         for link, target in MERGED_USR_LINKS.items():
@@ -88,8 +93,12 @@ class Bubblewrap:
         command += [bind, str(mounts.program_dir), str(PROGRAM)]
         command += ["--proc", "/proc", "--dev", "/dev"]
         command += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
+        command += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
         if not mounts.writable_program_dir:
             command += ["--size", str(SCRATCH_BYTES), "--tmpfs", str(BOX)]
+        # bwrap builds `/` and `/dev` as tmpfs without a size limit (half the RAM): writable, they would let a
+        # submission fill the host's memory where no control group counts it. Only the sized tmpfs stay writable.
+        command += ["--remount-ro", "/dev", "--remount-ro", "/"]
         workdir = PROGRAM if mounts.writable_program_dir else BOX
         command += ["--chdir", str(workdir), "--clearenv"]
         for key, value in SANDBOX_ENV.items():
@@ -98,6 +107,16 @@ class Bubblewrap:
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
         return str(PROGRAM / host_path.relative_to(mounts.program_dir))
+
+
+@functools.lru_cache(maxsize=None)
+def _options(executable: str) -> frozenset[str]:
+    """The options this bwrap knows, from its --help (newer hardening options are used only where they exist)."""
+    try:
+        done = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(word for word in (done.stdout + done.stderr).split() if word.startswith("--"))
 
 
 @functools.lru_cache(maxsize=None)
