@@ -1,0 +1,88 @@
+"""Shared fixtures: tiny problem folders written into tmp_path, the purpose-built programs, sandbox parameters."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from judge.sandbox import bwrap_problem
+
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def program(name: str) -> Path:
+    """A purpose-built program from tests/programs/."""
+    path = PROGRAMS / name
+    assert path.is_file(), path
+    return path
+
+
+def write_problem(
+    root: Path,
+    tests: Mapping[str, tuple[str, str]] | None = None,
+    **spec: Any,
+) -> Path:
+    """Write a problem folder at `root`: problem.yaml from `spec` (over small defaults) and tests/<name>.in/.ans.
+
+    `tests` maps a test name to (input, answer); the default is one test "1" asking for 1 + 2.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    document = {"id": "t", "title": "Test problem", "time_limit": 1, "memory_limit": 256, **spec}
+    (root / "problem.yaml").write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    tests_dir = root / "tests"
+    tests_dir.mkdir(exist_ok=True)
+    for name, (given, answer) in (tests if tests is not None else {"1": ("1 2\n", "3\n")}).items():
+        (tests_dir / f"{name}.in").write_text(given, encoding="utf-8")
+        (tests_dir / f"{name}.ans").write_text(answer, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_problem(tmp_path: Path) -> Callable[..., Path]:
+    """`make_problem(tests={...}, time_limit=..., ...)` -> a fresh problem folder under tmp_path."""
+    counter = iter(range(1_000_000))
+
+    def make(tests: Mapping[str, tuple[str, str]] | None = None, **spec: Any) -> Path:
+        return write_problem(tmp_path / f"problem{next(counter)}", tests, **spec)
+
+    return make
+
+
+@pytest.fixture
+def submission(tmp_path: Path) -> Callable[[str, str], Path]:
+    """`submission(text, "main.py")` -> that source written to a file under tmp_path."""
+    folder = tmp_path / "submissions"
+
+    def write(text: str, name: str) -> Path:
+        folder.mkdir(exist_ok=True)
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def _sandbox_param(name: str) -> Any:
+    if name == "bwrap":
+        reason = bwrap_problem()
+        return pytest.param(name, marks=pytest.mark.skipif(reason is not None, reason=f"bwrap unusable: {reason}"))
+    return pytest.param(name)
+
+
+SANDBOXES = [_sandbox_param("none"), _sandbox_param("bwrap")]
+
+
+@pytest.fixture(params=SANDBOXES)
+def sandbox(request: pytest.FixtureRequest) -> str:
+    """Each test using this runs once unconfined and once under bwrap (skipped with the reason if unusable)."""
+    return request.param
+
+
+def needs(tool: str) -> pytest.MarkDecorator:
+    """Skip unless `tool` is on PATH."""
+    return pytest.mark.skipif(shutil.which(tool) is None, reason=f"{tool} is not installed")

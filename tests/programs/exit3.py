@@ -1,0 +1,4 @@
+import sys
+
+print("partial")
+sys.exit(3)

@@ -1,0 +1,6 @@
+public class Main {
+    public static void main(String[] args) {
+        int answer = "not a number";
+        System.out.println(answer);
+    }
+}

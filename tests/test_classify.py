@@ -1,0 +1,84 @@
+"""Table tests of `classify`: one row per rule, RunStats + Limits -> verdict and message fragments (or None)."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+
+import pytest
+
+from judge.classify import classify
+from judge.execute import RunStats, Tripped
+from judge.results import Limits
+from judge.verdicts import Verdict
+
+LIMITS = Limits(time_seconds=1.0, wall_seconds=3.0, memory_mib=256, output_mib=1, max_processes=64)
+MEMORY_ERRORS = ("MemoryError", "java.lang.OutOfMemoryError")
+CLEAN = RunStats(cpu_seconds=0.1, wall_seconds=0.2, peak_bytes=10 * 2**20, exit_code=0, signal=None, tripped=None,
+                 stdout_bytes=10, stderr_bytes=0, stderr_tail="")
+
+
+def stats(**changes) -> RunStats:
+    return dataclasses.replace(CLEAN, **changes)
+
+
+MLE, TLE, OLE, RE = Verdict.MLE, Verdict.TLE, Verdict.OLE, Verdict.RE
+
+RULES = [
+    # (id, stats, verdict, fragments the message must contain)
+    ("memory tripped", stats(tripped=Tripped.MEMORY, exit_code=None, signal=signal.SIGKILL), MLE, ["256 MiB"]),
+    ("memory tripped, clean exit", stats(tripped=Tripped.MEMORY), MLE, ["256 MiB"]),
+    ("MemoryError with exit 1", stats(exit_code=1, stderr_tail="Traceback\nMemoryError"), MLE, ["256 MiB"]),
+    ("Java OOM with exit 1",
+     stats(exit_code=1, stderr_tail='Exception in thread "main" java.lang.OutOfMemoryError: Java heap space'),
+     MLE, ["memory"]),
+    ("MemoryError text but exit 0 is not MLE", stats(stderr_tail="MemoryError"), None, []),
+    ("memory beats CPU", stats(tripped=Tripped.MEMORY, cpu_seconds=5.0), MLE, []),
+    ("CPU tripped", stats(tripped=Tripped.CPU, exit_code=None, signal=signal.SIGKILL, cpu_seconds=1.02), TLE,
+     ["CPU", "1 s"]),
+    ("CPU over without a trip", stats(cpu_seconds=1.5), TLE, ["CPU"]),
+    ("CPU exactly at the limit is fine", stats(cpu_seconds=1.0), None, []),
+    ("SIGXCPU", stats(exit_code=None, signal=signal.SIGXCPU, cpu_seconds=0.9), TLE, ["CPU"]),
+    ("wall tripped", stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, wall_seconds=3.1), TLE,
+     ["wall", "3 s"]),
+    ("CPU beats wall", stats(tripped=Tripped.WALL, cpu_seconds=2.0), TLE, ["CPU"]),
+    ("output tripped", stats(tripped=Tripped.OUTPUT, exit_code=1, stderr_tail="OSError: File too large"), OLE,
+     ["1 MiB"]),
+    ("SIGXFSZ", stats(exit_code=None, signal=signal.SIGXFSZ), OLE, ["output"]),
+    ("too many processes, failed", stats(tripped=Tripped.PROCESSES, exit_code=1, stderr_tail="BlockingIOError"), RE,
+     ["processes", "64", "BlockingIOError"]),
+    ("too many processes, but coped", stats(tripped=Tripped.PROCESSES), None, []),
+    ("SIGSEGV", stats(exit_code=None, signal=signal.SIGSEGV), RE, ["SIGSEGV"]),
+    ("SIGABRT with stderr", stats(exit_code=None, signal=signal.SIGABRT, stderr_tail="terminate called\nboom"), RE,
+     ["SIGABRT", "terminate called", "boom"]),
+    ("unknown signal number", stats(exit_code=None, signal=77), RE, ["signal 77"]),
+    ("exit code", stats(exit_code=3), RE, ["exit code 3"]),
+    ("exit code with stderr", stats(exit_code=1, stderr_tail="Traceback\nZeroDivisionError: division by zero"), RE,
+     ["exit code 1", "ZeroDivisionError"]),
+    ("clean exit", CLEAN, None, []),
+]
+
+
+@pytest.mark.parametrize(("run", "verdict", "fragments"), [row[1:] for row in RULES], ids=[row[0] for row in RULES])
+def test_rule(run: RunStats, verdict: Verdict | None, fragments: list[str]) -> None:
+    result = classify(run, LIMITS, MEMORY_ERRORS)
+    if verdict is None:
+        assert result is None
+        return
+    assert result is not None
+    assert result.verdict is verdict, result
+    for fragment in fragments:
+        assert fragment in result.message, (fragment, result.message)
+
+
+def test_memory_error_text_needs_the_language_to_name_it() -> None:
+    """Without the language's memory-error texts a MemoryError is just a run-time error."""
+    result = classify(stats(exit_code=1, stderr_tail="MemoryError"), LIMITS)
+    assert result is not None and result.verdict is RE
+
+
+def test_stderr_shows_only_the_last_lines() -> None:
+    tail = "\n".join(f"line {number}" for number in range(1, 21))
+    result = classify(stats(exit_code=1, stderr_tail=tail), LIMITS)
+    assert result is not None
+    assert "line 20" in result.message and "line 16" in result.message and "line 15" not in result.message
