@@ -19,10 +19,10 @@ a file and stdout/stderr to capped files, and watches it until it exits or trips
 from __future__ import annotations
 
 import enum
-import functools
 import os
 import resource
 import select
+import shutil
 import signal
 import subprocess
 import time
@@ -30,15 +30,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import cgroups
+from judge import cgroups, proctree
+from judge.proctree import RUN_TOKEN_VARIABLE
 from judge.results import Limits
 
 MIB = 1024 * 1024
 STDERR_TAIL_BYTES = 2048
-RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
-KILL_ROUNDS = 20
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-_PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+FALLBACK_STACK_BYTES = 8 * MIB
 
 
 class Tripped(enum.Enum):
@@ -88,7 +86,7 @@ def memory_enforcement() -> str:
     """How memory is limited and measured on this machine (reported by `judge doctor` and every report)."""
     mechanism = cgroups.probe()
     if mechanism == "none":
-        return "RLIMIT_AS per process + psutil polling of the process tree"
+        return "RLIMIT_AS per process + the process tree's RSS polled from /proc"
     return f"{mechanism} (memory limit and peak of the whole process tree)"
 
 
@@ -98,25 +96,31 @@ def run(spec: RunSpec, limits: Limits) -> RunStats:
     output_bytes = limits.output_mib * MIB
     group = cgroups.create(memory_bytes, limits.max_processes)
     token = uuid.uuid4().hex
-    judge_rss = _own_rss() if group is None else 0
-    forks_before = _forks_so_far() if group is None else 0
-    nproc = None if group is not None else _tasks_now() + limits.max_processes
+    judge_rss = proctree.own_rss() if group is None else 0
+    forks_before = proctree.forks_so_far() if group is None else 0
+    nproc = None if group is not None else proctree.tasks_now() + limits.max_processes
     preexec = _child_setup(limits, group, output_bytes, spec.limit_address_space and group is None, nproc)
-    with open(spec.stdin_path, "rb") as stdin, open(spec.stdout_path, "wb") as stdout, \
-            open(spec.stderr_path, "wb") as stderr:
-        started = time.monotonic()
-        try:
+    # The child could reopen its stdin for writing through /proc/self/fd/0 whatever mode it was opened in (in the
+    # box too: the box's uid maps to the file's owner), so it reads a private copy, never the problem's test file.
+    stdin_copy = spec.stdout_path.with_name(f"{spec.stdout_path.name}.stdin")
+    shutil.copyfile(spec.stdin_path, stdin_copy)
+    try:
+        with open(stdin_copy, "rb") as stdin, open(spec.stdout_path, "wb") as stdout, \
+                open(spec.stderr_path, "wb") as stderr:
+            started = time.monotonic()
             process = subprocess.Popen(
                 spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
                 env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec, start_new_session=True,
             )
-        except BaseException:
-            if group is not None:
-                group.remove()
-            raise
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    finally:
+        stdin_copy.unlink(missing_ok=True)  # the child keeps its open descriptor to the copy
     if group is not None:
         group.reset_peak()
-    spawned = _Spawned(process.pid, forks_before, token)
+    spawned = proctree.Spawned(process.pid, forks_before, token)
     watch = _Watch(process.pid, group, limits, started, spawned)
     try:
         status, usage = watch.wait()
@@ -177,17 +181,6 @@ def _lower(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
-def _own_rss() -> int:
-    with open("/proc/self/statm", "rb") as handle:
-        return int(handle.read().split()[1]) * _PAGE_SIZE
-
-
-def _tasks_now() -> int:
-    """Processes and threads running on this machine (an upper bound of the user's, which RLIMIT_NPROC counts)."""
-    with open("/proc/loadavg", "rb") as handle:
-        return int(handle.read().split()[3].split(b"/")[1])
-
-
 def _child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: int, limit_as: bool,
                  nproc: int | None):
     """The function run in the child between fork and exec: join the cgroup, set rlimits. `nproc` is the
@@ -203,10 +196,14 @@ def _child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: i
         _lower(resource.RLIMIT_CORE, 0, 0)
         if nproc is not None:
             _lower(resource.RLIMIT_NPROC, nproc, nproc)
-        # BOJ lets the stack grow as far as the memory limit, so deep recursion in C++ is not an RE.
-        _lower(resource.RLIMIT_STACK, memory_bytes, resource.RLIM_INFINITY)
         if limit_as:
+            # glibc reserves RLIMIT_STACK of address space for every new thread: under RLIMIT_AS the stack keeps
+            # Linux's usual 8 MiB, or no thread would ever fit.
+            _lower(resource.RLIMIT_STACK, FALLBACK_STACK_BYTES, resource.RLIM_INFINITY)
             _lower(resource.RLIMIT_AS, memory_bytes, memory_bytes)
+        else:
+            # BOJ lets the stack grow as far as the memory limit, so deep recursion in C++ is not an RE.
+            _lower(resource.RLIMIT_STACK, memory_bytes, resource.RLIM_INFINITY)
 
     return setup
 
@@ -215,7 +212,7 @@ class _Watch:
     """Waits for the child's exit while checking CPU, wall and (without a cgroup) memory at short intervals."""
 
     def __init__(self, pid: int, group: cgroups.RunGroup | None, limits: Limits, started: float,
-                 spawned: _Spawned) -> None:
+                 spawned: proctree.Spawned) -> None:
         self.pid = pid
         self.group = group
         self.spawned = spawned
@@ -268,98 +265,7 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-@functools.lru_cache(maxsize=None)
-def _pid_max() -> int:
-    try:
-        return int(Path("/proc/sys/kernel/pid_max").read_text())
-    except (OSError, ValueError):
-        return 1 << 22
-
-
-def _forks_so_far() -> int:
-    """Processes and threads created on this machine since boot (`processes` in /proc/stat)."""
-    with open("/proc/stat", "rb") as handle:
-        for line in handle:
-            if line.startswith(b"processes "):
-                return int(line.split()[1])
-    return 0
-
-
-@dataclass(frozen=True)
-class _Spawned:
-    """The processes a run started, found without a cgroup and without reading all of /proc at every check.
-
-    Pids are handed out in increasing order, wrapping at pid_max, so everything started since the run's first
-    process has a pid between that one and the last pid handed out, unless so many processes were created
-    meanwhile that the counter may have come round again (then every process is a candidate). Among the
-    candidates, the run's processes are the first one's descendants plus any process (a setsid double-forked
-    daemon) still carrying the run's token in its environment.
-    """
-
-    first_pid: int
-    forks_before: int
-    token: str
-
-    def candidates(self) -> list[int]:
-        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
-        with open("/proc/loadavg", "rb") as handle:
-            fields = handle.read().split()
-        last_pid, threads = int(fields[4]), int(fields[3].split(b"/")[1])
-        if _forks_so_far() - self.forks_before + threads >= _pid_max() - 300:
-            return pids
-        if last_pid >= self.first_pid:
-            return [pid for pid in pids if self.first_pid <= pid <= last_pid]
-        return [pid for pid in pids if pid >= self.first_pid or pid <= last_pid]
-
-    def members(self) -> dict[int, list[bytes]]:
-        """The run's live processes, each with the fields of /proc/<pid>/stat after the command name."""
-        stats: dict[int, list[bytes]] = {}
-        for pid in self.candidates():
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            stats[pid] = text[text.rindex(b")") + 2:].split()
-        members = {self.first_pid} & stats.keys()
-        growing = True
-        while growing:  # descendants: a parent's pid is not always below its child's once pids wrap
-            found = {pid for pid, fields in stats.items() if pid not in members and int(fields[1]) in members}
-            members |= found
-            growing = bool(found)
-        members |= {pid for pid in stats.keys() - members if self._has_token(pid)}
-        return {pid: stats[pid] for pid in members}
-
-    def usage(self) -> tuple[float, int]:
-        """CPU seconds (with reaped children's) and RSS bytes summed over the run's live processes."""
-        ticks, page = 0, 0
-        for fields in self.members().values():
-            ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-            page += int(fields[21])  # rss in pages
-        return ticks / _CLOCK_TICKS, page * _PAGE_SIZE
-
-    def kill(self) -> None:
-        """SIGKILL the run's processes, again while any is left alive (one may have forked meanwhile)."""
-        for _ in range(KILL_ROUNDS):
-            alive = [pid for pid, fields in self.members().items() if fields[0] != b"Z"]
-            if not alive:
-                return
-            for pid in alive:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            time.sleep(0.001)
-
-    def _has_token(self, pid: int) -> bool:
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as handle:
-                return f"{RUN_TOKEN_VARIABLE}={self.token}".encode() in handle.read()
-        except OSError:
-            return False
-
-
-def _kill_everything(pid: int, group: cgroups.RunGroup | None, spawned: _Spawned) -> None:
+def _kill_everything(pid: int, group: cgroups.RunGroup | None, spawned: proctree.Spawned) -> None:
     """Leave nothing behind: the control group, the process group, then (without a cgroup) the run's other
     processes: descendants that left the process group and escapees carrying the run's token."""
     if group is not None:

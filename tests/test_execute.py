@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from conftest import needs, program
-from judge import cgroups, execute
+from judge import cgroups, execute, proctree
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions
@@ -152,12 +152,7 @@ def test_two_busy_threads_are_tle_on_cpu_time(make_problem, sandbox, memory_mode
     assert elapsed <= result.limits.wall_seconds + WALL_SLACK_SECONDS + 30  # + compiling
 
 
-@pytest.mark.parametrize("memory_mode", [
-    "cgroup",
-    pytest.param("fallback", marks=pytest.mark.xfail(strict=True, reason=(
-        "known bug: RLIMIT_STACK is the memory limit and glibc takes it as the default thread stack size, "
-        "which RLIMIT_AS (the same limit) can never fit"))),
-], indirect=True)
+@pytest.mark.parametrize("memory_mode", ["cgroup", "fallback"], indirect=True)
 def test_a_thread_with_the_default_stack_size_starts(make_problem, memory_mode):
     result = judge(make_problem({"1": ("", "thread ok\n")}), program("thread_default_stack.py"), "none")
     assert result.verdict is Verdict.AC, result
@@ -320,13 +315,13 @@ def test_the_fallback_finds_descendants_and_token_holders_only():
     """Without a cgroup the run's processes are its descendants plus escapees carrying its token."""
     token = uuid.uuid4().hex
     sleep = [sys.executable, "-c", "import time; time.sleep(30)"]
-    forks = execute._forks_so_far()
+    forks = proctree.forks_so_far()
     family = subprocess.Popen(  # a child that starts a grandchild with an empty environment
         [sys.executable, "-c", f"import subprocess, time; subprocess.Popen({sleep!r}, env={{}}); time.sleep(30)"],
-        env={"PATH": "/usr/bin:/bin", execute.RUN_TOKEN_VARIABLE: token})
-    escapee = subprocess.Popen(sleep, env={execute.RUN_TOKEN_VARIABLE: token}, start_new_session=True)
+        env={"PATH": "/usr/bin:/bin", proctree.RUN_TOKEN_VARIABLE: token})
+    escapee = subprocess.Popen(sleep, env={proctree.RUN_TOKEN_VARIABLE: token}, start_new_session=True)
     stranger = subprocess.Popen(sleep, env={})
-    spawned = execute._Spawned(family.pid, forks, token)
+    spawned = proctree.Spawned(family.pid, forks, token)
     try:
         deadline = time.monotonic() + 20
         while len(spawned.members()) < 3 and time.monotonic() < deadline:

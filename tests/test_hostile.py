@@ -62,10 +62,6 @@ NPROC_IGNORED_FOR_ROOT = (
     "bug: without a control group the process count is bounded by RLIMIT_NPROC only, which the kernel does not "
     "enforce for root (the submission is host root, in the box too): 150 processes fork"
 )
-STDIN_IS_THE_PROBLEMS_FILE = (
-    "bug: execute.run gives the problem's own .in file as stdin; /proc/self/fd/0 reopens it writable "
-    "(the box's uid is the file's owner), so a submission can change the test data"
-)
 UNBOUNDED_AS_ROOT = "unbounded without the pids controller when the judge is root (RLIMIT_NPROC does not bind root)"
 
 
@@ -127,7 +123,7 @@ HOSTILE = [
     row("net_connect.py", "WA", "AC", leaks=True, message={"bwrap": r"got unreachable:"}),
     # Writing where it should not
     row("write_outside.py", "AC", leaks=True),
-    row("stdin_reopen.py", "AC", xfail={"bwrap": STDIN_IS_THE_PROBLEMS_FILE, "none": STDIN_IS_THE_PROBLEMS_FILE}),
+    row("stdin_reopen.py", "AC"),
     row("fill_tmp.py", "AC MLE", skip_unconfined="would fill the real disk: runs only where /tmp is a 64 MiB tmpfs"),
     row("fill_box_root.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=256,
         message={mode: r"got wrote=([0-9]|[1-5][0-9]|6[0-4])$" for mode in ("bwrap", "bwrap-nocgroup")}),

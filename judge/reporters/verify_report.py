@@ -25,6 +25,11 @@ def _timing(check: SubmissionCheck) -> str:
     return f"{check.result.slowest_cpu_seconds:.2f} / {check.result.limits.time_seconds:g} s"
 
 
+def _short_path(check: SubmissionCheck) -> str:
+    """`<problem>/<expected folder>/<file>`: the part of the path that tells submissions apart."""
+    return "/".join(check.path.parts[-3:])
+
+
 def report_text(report: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(110, Console(file=stream).width))
     bad_data = [check for check in report.data_checks if not check.ok]
@@ -33,13 +38,13 @@ def report_text(report: VerifyReport, stream: TextIO) -> None:
         console.print(f"  [red]invalid[/] {check.problem_id}/{check.test}: {check.detail}")
     table = Table(show_edge=False, pad_edge=False)
     for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", no_wrap=column == "submission")
     for check in report.submissions:
         note = check.skipped or check.slow_warning
         if not check.ok:
             note = "MISMATCH" + (f": {check.result.cases[-1].message}" if check.result and check.result.cases else "")
         table.add_row(
-            str(check.path), check.result.language if check.result else "", check.expected.short, _got(check),
+            _short_path(check), check.result.language if check.result else "", check.expected.short, _got(check),
             _timing(check), Text(note, style="bold red" if not check.ok else "yellow" if note else ""),
         )
     console.print(table)
