@@ -150,6 +150,28 @@ class RunGroup:
                     time.sleep(0.002)
 
 
+def _sweep_stale(parents: tuple[Path, ...]) -> None:
+    """Remove run groups left by judge processes that died mid-run (SIGKILL, a killed Dask worker)."""
+    for parent in parents:
+        for folder in parent.glob("judge-*-*"):
+            owner = folder.name.split("-")[1]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                for pid in _read(folder / "cgroup.procs").split() if (folder / "cgroup.procs").exists() else []:
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass  # still busy: the next judge process tries again
+
+
+@functools.lru_cache(maxsize=None)
+def _sweep_once(parents: tuple[Path, ...]) -> None:
+    _sweep_stale(parents)
+
+
 def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
     """A fresh group with the memory and process limits set, or None when this machine does not let us."""
     name = f"judge-{os.getpid()}-{next(_counter)}"
@@ -163,6 +185,7 @@ def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
 
 def _create_v2(name: str, memory_bytes: int, max_processes: int) -> RunGroup | None:
     parent = CGROUP_ROOT / _own_paths().get("", "/").lstrip("/")
+    _sweep_once((parent,))
     if not {"memory", "pids"} <= set((parent / "cgroup.subtree_control").read_text().split()):
         _write(parent / "cgroup.subtree_control", "+memory +pids +cpu")
     folder = parent / name
@@ -199,6 +222,7 @@ def _create_v1(name: str, memory_bytes: int, max_processes: int) -> RunGroup | N
     parents = _v1_parents(CGROUP_ROOT)
     if parents is None:
         return None
+    _sweep_once(tuple(parents.values()))
     dirs = {role: parent / name for role, parent in parents.items()}
     group = RunGroup(version=1, dirs={})
     try:

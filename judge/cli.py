@@ -15,8 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from judge import __version__
+from judge.cli_options import sandbox_choice, sandbox_options
 from judge.doctor import examine
 from judge.errors import JudgeError
+from judge.grading.command import grade_command
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES
 from judge.options import RunOptions
@@ -27,18 +29,6 @@ from judge.verdicts import Verdict
 from judge.verify import problem_folders, verify as verify_problems
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_USAGE, EXIT_JUDGE_FAILED = 0, 1, 2, 3
-
-
-def sandbox_option(function):
-    """`--sandbox` and `--require-sandbox`, shared by every command that runs submissions."""
-    function = click.option("--sandbox", type=click.Choice(["auto", "bwrap", "none"]), default="auto",
-                            show_default=True, help="bwrap confines submissions; auto uses it when it works here.")(function)
-    return click.option("--require-sandbox", is_flag=True,
-                        help="Refuse to run (exit 2) unless bwrap works here.")(function)
-
-
-def sandbox_choice(sandbox: str, require_sandbox: bool) -> str:
-    return "bwrap" if require_sandbox else sandbox
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,7 +44,7 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
 @click.option("--format", "report_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
-@sandbox_option
+@sandbox_options
 def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_format: str, fail_fast: bool,
         sandbox: str, require_sandbox: bool) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
@@ -74,7 +64,7 @@ def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_for
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
               help="Submissions judged in parallel.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
-@sandbox_option
+@sandbox_options
 def verify(problems: tuple[str, ...], problems_dir: Path, submissions_dir: Path, jobs: int, as_json: bool,
            sandbox: str, require_sandbox: bool) -> int:
     """Check every problem's test data and that each reference submission gets its folder's verdict."""
@@ -106,8 +96,11 @@ def doctor() -> int:
     for finding in examine():
         style = {"ok": "green", "missing": "yellow", "none": "bold yellow"}.get(finding.status, "")
         table.add_row(finding.topic, f"[{style}]{finding.status}[/]", finding.detail)
-    Console().print(table)
+    Console(width=max(110, Console().width)).print(table)
     return EXIT_ACCEPTED
+
+
+cli.add_command(grade_command, "grade")
 
 
 def main(argv: list[str] | None = None) -> int:

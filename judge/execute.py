@@ -92,9 +92,16 @@ def memory_enforcement() -> str:
 
 def run(spec: RunSpec, limits: Limits) -> RunStats:
     """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts."""
-    memory_bytes = limits.memory_mib * MIB
+    group = cgroups.create(limits.memory_mib * MIB, limits.max_processes)
+    try:
+        return _run(spec, limits, group)
+    finally:
+        if group is not None:
+            group.remove()  # also when interrupted: a control group must not outlive its run
+
+
+def _run(spec: RunSpec, limits: Limits, group: cgroups.RunGroup | None) -> RunStats:
     output_bytes = limits.output_mib * MIB
-    group = cgroups.create(memory_bytes, limits.max_processes)
     token = uuid.uuid4().hex
     judge_rss = proctree.own_rss() if group is None else 0
     forks_before = proctree.forks_so_far() if group is None else 0
@@ -112,10 +119,6 @@ def run(spec: RunSpec, limits: Limits) -> RunStats:
                 spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
                 env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec, start_new_session=True,
             )
-    except BaseException:
-        if group is not None:
-            group.remove()
-        raise
     finally:
         stdin_copy.unlink(missing_ok=True)  # the child keeps its open descriptor to the copy
     if group is not None:
@@ -136,7 +139,6 @@ def run(spec: RunSpec, limits: Limits) -> RunStats:
             tripped = Tripped.MEMORY
         if tripped is None and group.hit_process_limit():
             tripped = Tripped.PROCESSES
-        group.remove()
     stdout_size = spec.stdout_path.stat().st_size
     stderr_size = spec.stderr_path.stat().st_size
     if tripped is None and max(stdout_size, stderr_size) > output_bytes:

@@ -20,7 +20,7 @@ def limits_line(result: SubmissionResult) -> str:
     limits = result.limits
     return (
         f"limits: CPU {limits.time_seconds:g} s, wall {limits.wall_seconds:g} s, memory {limits.memory_mib} MiB, "
-        f"output {limits.output_mib} MiB | isolation: {result.isolation} | memory: {result.memory_enforcement}"
+        f"output {limits.output_mib} MiB\nisolation: {result.isolation} · memory: {result.memory_enforcement}"
     )
 
 

@@ -1,0 +1,95 @@
+"""`judge grade PROBLEMS CLASS --out RESULTS`: the click command. Registered by judge/cli.py as `grade`.
+
+Exit status: 0 when the grading completed, whatever the students' verdicts; 3 when the judge failed on some pair
+(JE); 2 for bad input (raised as JudgeError, which the CLI turns into one line on stderr); 128 + the signal
+number when interrupted by Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+from typing import get_args
+
+import click
+
+from judge.cli_options import sandbox_choice, sandbox_options
+from judge.errors import JudgeError
+from judge.grading.discovery import LayoutChoice
+from judge.grading.executors import ExecutorChoice
+from judge.grading.progress import GradeProgress
+from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
+from judge.options import RunOptions, SandboxChoice
+from judge.verdicts import Verdict
+
+EXIT_JUDGE_FAILED = 3
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (fewer than os.cpu_count() under taskset or a container quota)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@click.command("grade")
+@click.argument("problems_dir", metavar="PROBLEMS", type=click.Path(path_type=Path))
+@click.argument("class_dir", metavar="CLASS", type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("results"), show_default=True,
+              help="Folder for results.sqlite, grades.csv, grades.json and report.html.")
+@click.option("--layout", type=click.Choice(get_args(LayoutChoice)), default="auto", show_default=True,
+              help="CLASS/<student>/<problem>.<ext> or CLASS/<problem>/<student>.<ext>; auto tells them apart.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes judging at once (default: the number of cores).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Send the work to this Dask scheduler instead of local worker processes.")
+@click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
+@click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
+@sandbox_options
+@click.pass_context
+def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
+                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, quiet: bool,
+                  sandbox: SandboxChoice, require_sandbox: bool) -> None:
+    """Judge every student's submission to every problem and write a gradebook.
+
+    Results are stored as they arrive; running the same command again judges only the pairs that are missing
+    or whose source, problem or judge version changed.
+    """
+    if jobs is not None and scheduler is not None:
+        raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
+    request = GradeRequest(
+        problems_dir=problems_dir,
+        class_dir=class_dir,
+        out_dir=out_dir,
+        layout=layout,
+        executor=ExecutorChoice(jobs=jobs or default_jobs(), scheduler=scheduler),
+        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox)),
+        force=force,
+        partial=partial,
+        show_progress=GradeProgress.wanted(quiet=quiet),
+    )
+    try:
+        summary = grade(request)
+    except Interrupted as stop:
+        click.echo(f"judge grade: {stop}", err=True)
+        ctx.exit(128 + stop.signal_number)
+    if not quiet:
+        _print_summary(summary, out_dir)
+    if summary.gradebook.judge_failed:
+        failed = sum(result.verdict is Verdict.JE for result in summary.gradebook.results.values())
+        click.echo(f"judge grade: the judge failed on {failed} pair(s) (JE); see {out_dir / 'report.html'}", err=True)
+        ctx.exit(EXIT_JUDGE_FAILED)
+
+
+def _print_summary(summary: GradeSummary, out_dir: Path) -> None:
+    gradebook = summary.gradebook
+    for item in gradebook.unmatched:
+        click.echo(f"unmatched: {item.relative}: {item.reason}", err=True)
+    counts = Counter(result.verdict for result in gradebook.results.values())
+    verdicts = " ".join(f"{verdict.short} {counts[verdict]}" for verdict in Verdict if counts[verdict])
+    click.echo(
+        f"graded {len(gradebook.results)} pairs ({len(gradebook.students)} students, {len(gradebook.problems)} "
+        f"problems): judged {summary.judged}, up to date {summary.reused}; {verdicts or 'no submissions'}; "
+        f"{len(gradebook.unmatched)} unmatched; results in {out_dir}",
+        err=True,
+    )

@@ -1,0 +1,173 @@
+"""Finding what to grade: the problems, and which student wrote which file for which problem.
+
+Two class layouts are understood:
+
+    by-student   class/<student>/<problem>.<ext>     one folder per student
+    by-problem   class/<problem>/<student>.<ext>     one folder per problem
+
+`auto` counts the top-level folders named after a problem and the top-level folders holding a file named after
+a problem, and picks the layout with more; a tie (which includes "nothing matches") is a usage error asking for
+`--layout`, because a wrong guess would list every file as unmatched.
+
+Every file that does not become a (student, problem) pair is returned as `Unmatched` with the reason, so a
+misnamed submission shows up in the reports instead of silently scoring zero. Hidden entries (names starting
+with ".") are skipped: they are editor and version-control litter, not submissions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from judge.errors import JudgeError, SpecError, SubmissionError
+from judge.languages import detect_language
+from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
+
+Layout = Literal["by-student", "by-problem"]
+LayoutChoice = Literal["auto", "by-student", "by-problem"]
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One student's source file for one problem. `relative` is its path inside the class folder (POSIX)."""
+
+    student: str
+    problem_id: str
+    path: Path
+    relative: str
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A file or folder of the class that is not graded, and why."""
+
+    relative: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClassFolder:
+    """What a class folder holds. `students` includes students none of whose files matched a problem."""
+
+    layout: Layout
+    students: tuple[str, ...]
+    submissions: tuple[Submission, ...]
+    unmatched: tuple[Unmatched, ...]
+
+
+def load_problems(problems_dir: Path) -> dict[str, Problem]:
+    """Every problem under `problems_dir` (or `problems_dir` itself if it is one), keyed by id, in natural order."""
+    if not problems_dir.is_dir():
+        raise JudgeError(f"{problems_dir}: no such folder; give the folder holding the problem folders")
+    if (problems_dir / SPEC_FILE).is_file():
+        folders = [problems_dir]
+    else:
+        folders = sorted(
+            (path for path in _visible(problems_dir) if (path / SPEC_FILE).is_file()),
+            key=lambda path: natural_key(path.name),
+        )
+    problems: dict[str, Problem] = {}
+    for folder in folders:
+        problem = load_problem(folder)
+        if problem.id in problems:
+            raise SpecError(f"{folder / SPEC_FILE}: id: {problem.id!r} is also the id of {problems[problem.id].root}")
+        problems[problem.id] = problem
+    if not problems:
+        raise JudgeError(f"{problems_dir}: no problems here (folders with a {SPEC_FILE})")
+    return problems
+
+
+def scan_class(class_dir: Path, problem_ids: Collection[str], layout: LayoutChoice) -> ClassFolder:
+    """Pair every file of `class_dir` with a student and a problem, or list it as unmatched."""
+    if not class_dir.is_dir():
+        raise JudgeError(f"{class_dir}: no such folder; give the folder holding the students' submissions")
+    chosen: Layout = detect_layout(class_dir, problem_ids) if layout == "auto" else layout
+    students: set[str] = set()
+    found: list[Submission] = []
+    unmatched: list[Unmatched] = []
+    for top in _visible(class_dir):
+        if not top.is_dir():
+            unmatched.append(Unmatched(top.name, f"not inside a folder; the {chosen} layout is {_SHAPES[chosen]}"))
+            continue
+        if chosen == "by-student":
+            students.add(top.name)
+        elif top.name not in problem_ids:
+            unmatched.append(Unmatched(f"{top.name}/", f"no problem with id {top.name!r}"))
+            continue
+        for entry in _visible(top):
+            relative = f"{top.name}/{entry.name}"
+            if entry.is_dir():
+                unmatched.append(Unmatched(f"{relative}/", f"a folder; the {chosen} layout is {_SHAPES[chosen]}"))
+                continue
+            student, problem_id = (top.name, entry.stem) if chosen == "by-student" else (entry.stem, top.name)
+            if chosen == "by-problem":
+                students.add(student)
+            reason = _why_not_gradable(entry, problem_id, problem_ids)
+            if reason:
+                unmatched.append(Unmatched(relative, reason))
+            else:
+                found.append(Submission(student, problem_id, entry, relative))
+    submissions, duplicates = _one_per_pair(found)
+    return ClassFolder(
+        layout=chosen,
+        students=tuple(sorted(students, key=natural_key)),
+        submissions=submissions,
+        unmatched=tuple(sorted([*unmatched, *duplicates], key=lambda item: natural_key(item.relative))),
+    )
+
+
+def detect_layout(class_dir: Path, problem_ids: Collection[str]) -> Layout:
+    """by-problem or by-student, from which one explains more top-level folders; JudgeError when it is a tie."""
+    folders = [path for path in _visible(class_dir) if path.is_dir()]
+    named_after_problem = sum(folder.name in problem_ids for folder in folders)
+    holding_problem_files = sum(
+        any(entry.is_file() and entry.stem in problem_ids for entry in _visible(folder)) for folder in folders
+    )
+    if named_after_problem > holding_problem_files:
+        return "by-problem"
+    if holding_problem_files > named_after_problem:
+        return "by-student"
+    raise JudgeError(
+        f"{class_dir}: cannot tell the layout ({named_after_problem} folders are named after a problem, "
+        f"{holding_problem_files} hold a file named after one); name it with --layout by-student or by-problem"
+    )
+
+
+_SHAPES: dict[Layout, str] = {
+    "by-student": "<student>/<problem>.<ext>",
+    "by-problem": "<problem>/<student>.<ext>",
+}
+
+
+def _visible(folder: Path) -> list[Path]:
+    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run)."""
+    return sorted((path for path in folder.iterdir() if not path.name.startswith(".")),
+                  key=lambda path: natural_key(path.name))
+
+
+def _why_not_gradable(path: Path, problem_id: str, problem_ids: Collection[str]) -> str:
+    """Empty when the file can be judged, else the reason; the language check is the judge's own detection."""
+    if problem_id not in problem_ids:
+        return f"no problem with id {problem_id!r}"
+    try:
+        detect_language(path)
+    except SubmissionError:
+        return f"no language has the extension {path.suffix!r}"
+    return ""
+
+
+def _one_per_pair(found: list[Submission]) -> tuple[tuple[Submission, ...], list[Unmatched]]:
+    """Keep the first file (natural order) of each (student, problem); list the others as unmatched."""
+    kept: dict[tuple[str, str], Submission] = {}
+    duplicates = []
+    for submission in sorted(found, key=lambda item: natural_key(item.relative)):
+        key = (submission.student, submission.problem_id)
+        if key in kept:
+            reason = f"a second file for this pair; graded {kept[key].relative}"
+            duplicates.append(Unmatched(submission.relative, reason))
+        else:
+            kept[key] = submission
+    ordered = sorted(kept.values(), key=lambda item: (natural_key(item.student), natural_key(item.problem_id)))
+    return tuple(ordered), duplicates

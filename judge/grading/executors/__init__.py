@@ -1,0 +1,39 @@
+"""Where `judge grade` runs its tasks: the explicit table of executors, and the rule that picks one.
+
+    local   a pool of `--jobs` worker processes on this machine (the default)
+    dask    an existing Dask distributed cluster, chosen by `--scheduler tcp://HOST:PORT`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from judge.grading.executors.base import Executor, Finished
+from judge.grading.executors.dask_cluster import DaskExecutor
+from judge.grading.executors.local import LocalExecutor
+
+__all__ = ["EXECUTORS", "Executor", "ExecutorChoice", "Finished", "open_executor"]
+
+
+@dataclass(frozen=True)
+class ExecutorChoice:
+    """The command line's say on executors: `--jobs` for the local pool, `--scheduler` for Dask."""
+
+    jobs: int
+    scheduler: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "local" if self.scheduler is None else "dask"
+
+
+EXECUTORS: dict[str, Callable[[ExecutorChoice], Executor]] = {
+    "local": lambda choice: LocalExecutor(choice.jobs),
+    "dask": lambda choice: DaskExecutor(str(choice.scheduler)),
+}
+
+
+def open_executor(choice: ExecutorChoice) -> Executor:
+    """Start the executor `choice` names; use it as a context manager."""
+    return EXECUTORS[choice.kind](choice)

@@ -1,0 +1,47 @@
+"""The executor contract: where `judge grade` runs its tasks.
+
+An executor accepts tasks and hands back each one's outcome as it finishes, in whatever order they finish:
+
+    with LocalExecutor(jobs=2) as executor:
+        for task in tasks[: executor.capacity]:
+            executor.submit(task)
+        finished = executor.next_finished()      # blocks; Finished(task, outcome)
+
+`capacity` is how many tasks are worth having submitted at once (enough to keep every worker busy); the session
+keeps no more than that in flight, so an interruption loses at most that many pairs and a cluster's scheduler
+does not hold the whole class's problem data at once. A task whose worker was lost comes back as a JE outcome
+(after the executor's own retries), never as an exception. Leaving the `with` block because of an exception
+(Ctrl-C, SIGTERM) cancels what is still running and stops the workers it started.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol
+
+from judge.grading.tasks import GradeTask, PairOutcome
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A task and what judging it gave."""
+
+    task: GradeTask
+    outcome: PairOutcome
+
+
+class Executor(Protocol):
+    """Runs `run_pair` on tasks somewhere and reports them as they finish."""
+
+    @property
+    def capacity(self) -> int: ...
+
+    def submit(self, task: GradeTask) -> None: ...
+
+    def next_finished(self) -> Finished: ...
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None: ...

@@ -1,0 +1,72 @@
+"""The Dask executor: tasks go to an existing Dask distributed cluster (`--scheduler tcp://HOST:PORT`).
+
+Start the cluster with `dask scheduler` and, on each machine, `dask worker tcp://HOST:PORT --nthreads 1` (one
+judging at a time per worker, so measured times are not disturbed by a neighbour). Workers need `judge` and the
+languages' toolchains installed, but no shared file system: every task carries its problem and source bytes.
+
+When a worker dies, the scheduler runs its tasks again elsewhere (`run_pair` is idempotent); `retries` covers
+a task that raised on the worker (for example when unpickling it failed). A task still failing after that comes
+back as JE. `distributed` is imported only here, so local grading works without the `dask` extra.
+"""
+
+from __future__ import annotations
+
+import uuid
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from judge.errors import JudgeError
+from judge.grading.executors.base import Finished
+from judge.grading.tasks import GradeTask, PairOutcome, run_pair
+
+if TYPE_CHECKING:
+    from distributed import Future
+
+RETRIES = 2
+CONNECT_TIMEOUT = "10s"
+
+
+class DaskExecutor:
+    """A client of the cluster whose scheduler listens at `address`."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise JudgeError("--scheduler needs Dask: pip install 'judge[dask]'") from None
+        try:
+            self._client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise JudgeError(f"--scheduler {address}: cannot reach a Dask scheduler there ({error})") from None
+        self._finished = as_completed(loop=self._client.loop)
+        self._running: dict[Future[PairOutcome], GradeTask] = {}
+
+    @property
+    def capacity(self) -> int:
+        threads = sum(self._client.nthreads().values())
+        return 2 * max(threads, 1)
+
+    def submit(self, task: GradeTask) -> None:
+        student, problem_id = task.pair
+        future = self._client.submit(
+            run_pair, task, key=f"judge-grade-{problem_id}-{student}-{uuid.uuid4().hex}", pure=False, retries=RETRIES,
+        )
+        self._running[future] = task
+        self._finished.add(future)
+
+    def next_finished(self) -> Finished:
+        future = next(self._finished)
+        task = self._running.pop(future)
+        if future.status == "finished":
+            return Finished(task, future.result())
+        reason = repr(future.exception()) if future.status == "error" else f"it was {future.status}"
+        return Finished(task, PairOutcome.failure(f"the Dask task failed: {reason}", worker="dask cluster"))
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if kind is not None and self._running:
+            self._client.cancel(list(self._running))
+        self._client.close()

@@ -1,0 +1,159 @@
+"""The gradebook: the stored results of one class as a student x problem table, and its CSV and JSON files.
+
+Scoring: a pair scores 1 when accepted and 0 otherwise; with `partial`, a pair that is not accepted scores the
+fraction of the problem's tests it passed (a compile error passes none). A student's score is the sum over the
+problems, so a missing submission counts 0 and an empty cell in grades.csv means "nothing was submitted".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from judge import __version__
+from judge.grading.discovery import ClassFolder, Unmatched
+from judge.grading.store import StoredResult
+from judge.grading.tasks import Pair
+from judge.problem import Problem
+from judge.verdicts import Verdict
+
+CSV_NAME = "grades.csv"
+JSON_NAME = "grades.json"
+
+
+@dataclass(frozen=True)
+class ProblemColumn:
+    """What the gradebook shows about a problem."""
+
+    id: str
+    title: str
+    time_limit: float
+    tests: int
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    """Every student of the class, every problem, and the stored result of each pair that was submitted."""
+
+    problems: tuple[ProblemColumn, ...]
+    students: tuple[str, ...]
+    results: Mapping[Pair, StoredResult]
+    unmatched: tuple[Unmatched, ...]
+    layout: str
+    partial: bool
+    generated_at: str
+
+    @classmethod
+    def build(cls, problems: Mapping[str, Problem], class_folder: ClassFolder,
+              stored: Mapping[Pair, StoredResult], *, partial: bool) -> Gradebook:
+        """The gradebook of the pairs `class_folder` holds now (rows of files since removed are left out)."""
+        pairs = [(submission.student, submission.problem_id) for submission in class_folder.submissions]
+        return cls(
+            problems=tuple(
+                ProblemColumn(problem.id, problem.spec.title, problem.spec.time_limit, len(problem.tests))
+                for problem in problems.values()
+            ),
+            students=class_folder.students,
+            results={pair: stored[pair] for pair in pairs},
+            unmatched=class_folder.unmatched,
+            layout=class_folder.layout,
+            partial=partial,
+            generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+
+    def result(self, student: str, problem_id: str) -> StoredResult | None:
+        return self.results.get((student, problem_id))
+
+    def pair_score(self, result: StoredResult) -> float:
+        if result.verdict is Verdict.AC:
+            return 1.0
+        if self.partial and result.tests_total:
+            return result.tests_passed / result.tests_total
+        return 0.0
+
+    def score(self, student: str) -> float:
+        return sum(self.pair_score(result) for (name, _), result in self.results.items() if name == student)
+
+    def verdict_counts(self, problem_id: str) -> Counter[Verdict]:
+        return Counter(result.verdict for (_, pid), result in self.results.items() if pid == problem_id)
+
+    @property
+    def judge_failed(self) -> bool:
+        """Whether the judge failed on any pair (exit status 3)."""
+        return any(result.verdict is Verdict.JE for result in self.results.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "judge_version": __version__,
+            "generated_at": self.generated_at,
+            "layout": self.layout,
+            "scoring": "partial" if self.partial else "accepted",
+            "problems": [asdict(problem) for problem in self.problems],
+            "students": [
+                {
+                    "name": student,
+                    "score": round(self.score(student), 6),
+                    "results": {
+                        problem.id: self._pair_dict(result)
+                        for problem in self.problems
+                        if (result := self.result(student, problem.id)) is not None
+                    },
+                }
+                for student in self.students
+            ],
+            "unmatched": [{"path": item.relative, "reason": item.reason} for item in self.unmatched],
+        }
+
+    def _pair_dict(self, result: StoredResult) -> dict[str, Any]:
+        return {
+            "verdict": result.verdict.short,
+            "score": round(self.pair_score(result), 6),
+            "tests_passed": result.tests_passed,
+            "tests_total": result.tests_total,
+            "source_path": result.fingerprint.source_path,
+            "source_sha256": result.fingerprint.source_sha256,
+            "problem_hash": result.fingerprint.problem_hash,
+            "judge_version": result.fingerprint.judge_version,
+            "judged_at": result.judged_at,
+            "worker": result.worker,
+            "error": result.error,
+            "report": result.report,
+        }
+
+
+def format_score(score: float) -> str:
+    """`3` for whole scores, `2.667` for partial ones."""
+    return f"{round(score, 3):g}"
+
+
+def write_csv(gradebook: Gradebook, path: Path) -> None:
+    """One row per student: the verdict's short code per problem (empty if not submitted), then the score."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", *(problem.id for problem in gradebook.problems), "score"])
+    for student in gradebook.students:
+        cells = [
+            result.verdict.short if (result := gradebook.result(student, problem.id)) is not None else ""
+            for problem in gradebook.problems
+        ]
+        writer.writerow([student, *cells, format_score(gradebook.score(student))])
+    write_atomically(path, buffer.getvalue())
+
+
+def write_json(gradebook: Gradebook, path: Path) -> None:
+    write_atomically(path, json.dumps(gradebook.to_dict(), indent=2, ensure_ascii=False) + "\n")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file and rename, so a reader never sees half a gradebook."""
+    partial_path = path.with_name(f".{path.name}.partial")
+    partial_path.write_text(text, encoding="utf-8")
+    os.replace(partial_path, path)

@@ -1,0 +1,78 @@
+"""What travels with a grading task: the problem's judging files and the source, as bytes, with their hashes.
+
+Packing lets a Dask worker judge without a shared file system, and it is also the fingerprint: the problem hash
+is computed over exactly the bytes that are packed, so a stored result names the data that produced it, even if
+someone edits the problem folder while a class is being graded. Only files that affect judging are packed:
+problem.yaml, the tests, checker.py, and the declared validator (`load_problem` insists that it exists). Editing
+statement.md or generator.py therefore does not re-judge a class; regenerating the tests does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from judge.problem import SPEC_FILE, Problem
+
+
+@dataclass(frozen=True)
+class ProblemPack:
+    """A problem's judging files as (POSIX path relative to the problem folder, content), sorted by path."""
+
+    problem_id: str
+    files: tuple[tuple[str, bytes], ...]
+    test_count: int
+
+    @classmethod
+    def of(cls, problem: Problem) -> ProblemPack:
+        paths = [problem.root / SPEC_FILE]
+        if problem.custom_checker_path.is_file():
+            paths.append(problem.custom_checker_path)
+        if problem.spec.validator:
+            paths.append(problem.root / problem.spec.validator)
+        for test in problem.tests:
+            paths += [test.input_path, test.answer_path]
+        files = sorted((path.relative_to(problem.root).as_posix(), path.read_bytes()) for path in paths)
+        return cls(problem_id=problem.id, files=tuple(files), test_count=len(problem.tests))
+
+    @cached_property
+    def digest(self) -> str:
+        """sha256 over every path and content, length-prefixed so that no two different packs collide by framing."""
+        hasher = hashlib.sha256()
+        for name, content in self.files:
+            encoded = name.encode()
+            hasher.update(len(encoded).to_bytes(8, "big") + encoded + len(content).to_bytes(8, "big"))
+            hasher.update(content)
+        return hasher.hexdigest()
+
+    def unpack(self, into: Path) -> Path:
+        """Write the files under `into` (a fresh folder) and return it, ready for `load_problem`."""
+        for name, content in self.files:
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        return into
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A submission's file name (its extension picks the language) and its bytes."""
+
+    name: str
+    content: bytes
+
+    @classmethod
+    def read(cls, path: Path) -> SourceFile:
+        return cls(name=path.name, content=path.read_bytes())
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.content).hexdigest()
+
+    def write(self, folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / self.name
+        target.write_bytes(self.content)
+        return target

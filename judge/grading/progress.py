@@ -1,0 +1,79 @@
+"""The progress bar of `judge grade`, on stderr: done / total, rate, time left, and a running count per verdict.
+
+It is only drawn for a person watching: not with `--quiet`, and not when stderr is not a terminal (a log file or
+a CI job would fill with redraws). Disabled, every method does nothing, so the session need not care.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from judge.verdicts import Verdict
+
+
+class _RateColumn(ProgressColumn):
+    """Pairs judged per second (rich's own speed columns count bytes)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.2f} pairs/s" if speed else "- pairs/s", style="progress.data.speed")
+
+
+class GradeProgress:
+    """Use as a context manager around the grading; call `advance` once per pair that reached the database."""
+
+    def __init__(self, total: int, *, enabled: bool, console: Console | None = None) -> None:
+        self._counts: Counter[Verdict] = Counter()
+        self._progress: Progress | None = None
+        if not enabled or total == 0:
+            return
+        self._progress = Progress(
+            TextColumn("judging"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _RateColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[verdicts]}"),
+            console=console or Console(stderr=True),
+            transient=False,
+        )
+        self._task = self._progress.add_task("judging", total=total, verdicts="")
+
+    @staticmethod
+    def wanted(*, quiet: bool, console: Console | None = None) -> bool:
+        """Whether to draw: not asked to be quiet, and stderr is a terminal."""
+        return not quiet and (console or Console(stderr=True)).is_terminal
+
+    def __enter__(self) -> GradeProgress:
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def advance(self, verdict: Verdict) -> None:
+        if self._progress is None:
+            return
+        self._counts[verdict] += 1
+        shown = " ".join(
+            f"[{verdict.colour}]{verdict.short} {count}[/]"
+            for verdict in Verdict
+            if (count := self._counts[verdict])
+        )
+        self._progress.update(self._task, advance=1, verdicts=shown)

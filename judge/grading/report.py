@@ -1,0 +1,156 @@
+"""report.html: one self-contained page presenting a gradebook (it decides nothing).
+
+No network and no external files: the CSS and the small script live in the template (report.html next to this
+module), the plots are inline SVG drawn by svg.py. Every piece of text that came from a student or a problem is
+HTML-escaped. The page holds the student x problem verdict matrix, a <details> element per pair with the
+per-test report (a click on a matrix cell opens it), the verdict and CPU-time plots, and the unmatched files.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from judge import __version__
+from judge.grading.gradebook import Gradebook, format_score, write_atomically
+from judge.grading.svg import VERDICT_COLOURS, TimePoint, cpu_strip, verdict_bars
+from judge.results import SubmissionResult
+from judge.verdicts import Verdict
+
+REPORT_NAME = "report.html"
+
+
+def render(gradebook: Gradebook) -> str:
+    template = Template(resources.files("judge.grading").joinpath(REPORT_NAME).read_text(encoding="utf-8"))
+    anchors = {pair: f"pair-{index}" for index, pair in enumerate(_ordered_pairs(gradebook), start=1)}
+    scoring = "partial credit (fraction of tests passed)" if gradebook.partial else "1 per accepted problem"
+    return template.substitute(
+        title=escape(f"Grades: {len(gradebook.students)} students × {len(gradebook.problems)} problems"),
+        meta=escape(f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; "
+                    f"scoring: {scoring}"),
+        verdict_css="\n".join(
+            f"  .v-{verdict.short} {{ background: {colour}; }}" for verdict, colour in VERDICT_COLOURS.items()
+        ),
+        totals=_totals(gradebook),
+        matrix=_matrix(gradebook, anchors),
+        verdict_plot=verdict_bars([(problem.id, gradebook.verdict_counts(problem.id))
+                                   for problem in gradebook.problems]),
+        cpu_plot=cpu_strip([(problem.id, problem.time_limit, _time_points(gradebook, problem.id))
+                            for problem in gradebook.problems]),
+        details="\n".join(_details(gradebook, pair, anchor) for pair, anchor in anchors.items())
+        or '<p class="muted">No submissions.</p>',
+        unmatched=_unmatched(gradebook),
+    )
+
+
+def write_html(gradebook: Gradebook, path: Path) -> None:
+    write_atomically(path, render(gradebook))
+
+
+def _ordered_pairs(gradebook: Gradebook) -> list[tuple[str, str]]:
+    """Pairs in matrix order (student, then problem), so anchors are stable from one run to the next."""
+    return [
+        (student, problem.id)
+        for student in gradebook.students
+        for problem in gradebook.problems
+        if gradebook.result(student, problem.id) is not None
+    ]
+
+
+def _totals(gradebook: Gradebook) -> str:
+    counts = {verdict: 0 for verdict in Verdict}
+    for result in gradebook.results.values():
+        counts[result.verdict] += 1
+    chips = [f'<span class="chip plain">{len(gradebook.students)} students</span>',
+             f'<span class="chip plain">{len(gradebook.results)} submissions</span>']
+    chips += [f'<span class="chip v-{verdict.short}" title="{escape(verdict.boj_name)}">{verdict.short} {count}</span>'
+              for verdict, count in counts.items() if count]
+    if gradebook.unmatched:
+        chips.append(f'<span class="chip plain">{len(gradebook.unmatched)} unmatched</span>')
+    return "".join(chips)
+
+
+def _matrix(gradebook: Gradebook, anchors: dict[tuple[str, str], str]) -> str:
+    head = "".join(f'<th title="{escape(problem.title)}">{escape(problem.id)}</th>' for problem in gradebook.problems)
+    rows = [f'<thead><tr><th class="student">student</th>{head}<th>score</th></tr></thead><tbody>']
+    for student in gradebook.students:
+        cells = []
+        for problem in gradebook.problems:
+            result = gradebook.result(student, problem.id)
+            if result is None:
+                cells.append('<td class="empty" title="no submission"></td>')
+                continue
+            short = result.verdict.short
+            cells.append(
+                f'<td class="cell v-{short}" title="{escape(result.verdict.boj_name)}">'
+                f'<a href="#{anchors[(student, problem.id)]}">{short}</a>'
+                f"<small>{result.tests_passed}/{result.tests_total}</small></td>"
+            )
+        score = format_score(gradebook.score(student))
+        rows.append(f'<tr><td class="student">{escape(student)}</td>{"".join(cells)}'
+                    f'<td class="score">{score}</td></tr>')
+    rows.append("</tbody>")
+    return "".join(rows)
+
+
+def _time_points(gradebook: Gradebook, problem_id: str) -> list[TimePoint]:
+    """The slowest test's CPU time of every submission that ran tests (not CE, not an unjudged JE)."""
+    points = []
+    for (student, pid), result in gradebook.results.items():
+        if pid == problem_id and result.report is not None and result.report["cases"]:
+            report = SubmissionResult.from_dict(result.report)
+            points.append(TimePoint(student, report.slowest_cpu_seconds, result.verdict))
+    return points
+
+
+def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
+    student, problem_id = pair
+    result = gradebook.results[pair]
+    fingerprint = result.fingerprint
+    short = result.verdict.short
+    parts = [
+        f'<details class="pair" id="{anchor}"><summary><span class="badge v-{short}">{short}</span> '
+        f"<strong>{escape(student)}</strong> · {escape(problem_id)} · {escape(fingerprint.source_path)} · "
+        f"{result.tests_passed}/{result.tests_total} tests</summary>",
+        f'<p class="muted">judged {escape(result.judged_at)} on {escape(result.worker)} by judge '
+        f"{escape(fingerprint.judge_version)}; source sha256 {fingerprint.source_sha256[:12]}…, problem "
+        f"{fingerprint.problem_hash[:12]}…</p>",
+    ]
+    if result.error:
+        parts.append(f"<p>The judge could not judge this submission:</p><pre>{escape(result.error)}</pre>")
+    if result.report is not None:
+        parts.append(_report_body(SubmissionResult.from_dict(result.report)))
+    parts.append("</details>")
+    return "".join(parts)
+
+
+def _report_body(report: SubmissionResult) -> str:
+    limits = report.limits
+    parts = [f'<p class="muted">{escape(report.language)}; limits {limits.time_seconds:g} s CPU, '
+             f"{limits.memory_mib} MiB; isolation {escape(report.isolation)}</p>"]
+    if report.message:
+        parts.append(f"<p>{escape(report.message)}</p>")
+    if report.compile_message:
+        parts.append(f"<pre>{escape(report.compile_message)}</pre>")
+    if report.cases:
+        rows = ["<tr><th>test</th><th>verdict</th><th>CPU s</th><th>wall s</th><th>MiB</th><th>message</th></tr>"]
+        for case in report.cases:
+            message = escape(case.message) + (f"<pre>{escape(case.diff)}</pre>" if case.diff else "")
+            rows.append(
+                f'<tr><td>{escape(case.name)}</td><td><span class="badge v-{case.verdict.short}">'
+                f'{case.verdict.short}</span></td><td class="num">{case.cpu_seconds:.3f}</td>'
+                f'<td class="num">{case.wall_seconds:.3f}</td><td class="num">{case.peak_mib:.1f}</td>'
+                f"<td>{message}</td></tr>"
+            )
+        parts.append(f'<table class="tests">{"".join(rows)}</table>')
+    return "".join(parts)
+
+
+def _unmatched(gradebook: Gradebook) -> str:
+    if not gradebook.unmatched:
+        return '<p class="muted">None: every file was matched to a student and a problem.</p>'
+    items = "".join(f"<li><code>{escape(item.relative)}</code>: {escape(item.reason)}</li>"
+                    for item in gradebook.unmatched)
+    return f'<ul class="unmatched">{items}</ul>'

@@ -1,0 +1,155 @@
+"""results.sqlite: one row per (student, problem), written as each result arrives.
+
+Only the grading process writes (workers return outcomes, they never touch the database), one transaction per
+result, in WAL mode with synchronous=NORMAL: a committed row survives the judge being killed (SIGKILL, crash),
+so an interrupted run loses at most the pairs that were in flight. The primary key is the pair and a write is an
+upsert, so a task that an executor ran twice (a lost worker) still leaves exactly one row.
+
+A row remembers what it depends on (`Fingerprint`); the next run judges a pair again only when it has no row,
+when the source, the problem's judging files or the judge's version changed, or when it was JE (the judge
+failed, which says nothing about the student, so it is worth retrying).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from judge import __version__
+from judge.errors import JudgeError
+from judge.grading.tasks import GradeTask, Pair, PairOutcome
+from judge.verdicts import Verdict
+
+DATABASE_NAME = "results.sqlite"
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    student        TEXT NOT NULL,
+    problem_id     TEXT NOT NULL,
+    source_path    TEXT NOT NULL,     -- inside the class folder
+    source_sha256  TEXT NOT NULL,
+    problem_hash   TEXT NOT NULL,     -- ProblemPack.digest: problem.yaml, tests, checker
+    judge_version  TEXT NOT NULL,
+    verdict        TEXT NOT NULL,     -- Verdict.short
+    tests_passed   INTEGER NOT NULL,
+    tests_total    INTEGER NOT NULL,
+    report_json    TEXT,              -- SubmissionResult.to_dict(); NULL when the pair could not be judged
+    error          TEXT NOT NULL,     -- why the pair could not be judged (verdict JE), else empty
+    worker         TEXT NOT NULL,     -- host:pid that judged it
+    judged_at      TEXT NOT NULL,     -- ISO 8601, UTC, when the result reached the database
+    PRIMARY KEY (student, problem_id)
+)
+"""
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What a result depends on; a pair whose fingerprint changed is judged again."""
+
+    source_path: str
+    source_sha256: str
+    problem_hash: str
+    judge_version: str
+
+    @classmethod
+    def of(cls, task: GradeTask) -> Fingerprint:
+        return cls(task.source_path, task.source.sha256, task.problem.digest, __version__)
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """One row of the results table."""
+
+    student: str
+    problem_id: str
+    fingerprint: Fingerprint
+    verdict: Verdict
+    tests_passed: int
+    tests_total: int
+    report: dict[str, Any] | None
+    error: str
+    worker: str
+    judged_at: str
+
+    def is_current(self, fingerprint: Fingerprint) -> bool:
+        """True when this row can be reused for a submission with `fingerprint`."""
+        return self.fingerprint == fingerprint and self.verdict is not Verdict.JE
+
+
+class ResultStore:
+    """The results database of one `--out` folder. Use as a context manager; not shared between processes."""
+
+    def __init__(self, out_dir: Path) -> None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        self.path = out_dir / DATABASE_NAME
+        self._connection = sqlite3.connect(self.path)
+        try:
+            version = self._connection.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise JudgeError(f"{self.path}: written by another version of judge (schema {version}); "
+                                 f"use another --out folder")
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute("PRAGMA synchronous=NORMAL")
+            self._connection.execute(_SCHEMA)
+            self._connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._connection.commit()
+        except sqlite3.DatabaseError as error:
+            self._connection.close()
+            raise JudgeError(f"{self.path}: not a results database ({error}); use another --out folder") from None
+        except JudgeError:
+            self._connection.close()
+            raise
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._connection.close()
+
+    def results(self) -> dict[Pair, StoredResult]:
+        """Every stored row, keyed by (student, problem id)."""
+        rows = self._connection.execute(
+            "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
+            " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
+        )
+        stored = {}
+        for row in rows:
+            (student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,
+             tests_passed, tests_total, report_json, error, worker, judged_at) = row
+            stored[(student, problem_id)] = StoredResult(
+                student=student,
+                problem_id=problem_id,
+                fingerprint=Fingerprint(source_path, source_sha256, problem_hash, judge_version),
+                verdict=Verdict.from_short(verdict),
+                tests_passed=tests_passed,
+                tests_total=tests_total,
+                report=json.loads(report_json) if report_json is not None else None,
+                error=error,
+                worker=worker,
+                judged_at=judged_at,
+            )
+        return stored
+
+    def record(self, task: GradeTask, outcome: PairOutcome) -> None:
+        """Write (or replace) the pair's row and commit, so it survives whatever happens next."""
+        fingerprint = Fingerprint.of(task)
+        self._connection.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (student, problem_id) DO UPDATE SET"
+            " source_path=excluded.source_path, source_sha256=excluded.source_sha256,"
+            " problem_hash=excluded.problem_hash, judge_version=excluded.judge_version, verdict=excluded.verdict,"
+            " tests_passed=excluded.tests_passed, tests_total=excluded.tests_total,"
+            " report_json=excluded.report_json, error=excluded.error, worker=excluded.worker,"
+            " judged_at=excluded.judged_at",
+            (
+                task.student, task.problem.problem_id, fingerprint.source_path, fingerprint.source_sha256,
+                fingerprint.problem_hash, outcome.judge_version, outcome.verdict.short, outcome.tests_passed,
+                task.problem.test_count, json.dumps(outcome.report) if outcome.report is not None else None,
+                outcome.error, outcome.worker, datetime.now(UTC).isoformat(timespec="microseconds"),
+            ),
+        )
+        self._connection.commit()

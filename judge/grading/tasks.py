@@ -1,0 +1,80 @@
+"""The unit of work of `judge grade`: one (student, problem) pair, self-contained, and what comes back from it.
+
+`run_pair` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
+the source travel inside the `GradeTask`, are unpacked into a fresh temporary folder, and are judged there by
+`judge_submission`, the engine behind `judge run`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judge import __version__
+from judge.errors import JudgeError
+from judge.grading.packing import ProblemPack, SourceFile
+from judge.judging import judge_submission
+from judge.options import RunOptions
+from judge.problem import load_problem
+from judge.verdicts import Verdict
+
+Pair = tuple[str, str]
+"""(student, problem id): the key of a result, in the database and in the gradebook."""
+
+
+@dataclass(frozen=True)
+class GradeTask:
+    """One pair to judge. `source_path` is the file's path inside the class folder, as reports show it."""
+
+    student: str
+    source_path: str
+    source: SourceFile
+    problem: ProblemPack
+    options: RunOptions
+
+    @property
+    def pair(self) -> Pair:
+        return (self.student, self.problem.problem_id)
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """What judging one pair gave: the verdict and the full report (`SubmissionResult.to_dict`), or JE with
+    `error` saying why the pair could not be judged (then `report` is None). `worker` names who judged it."""
+
+    verdict: Verdict
+    tests_passed: int
+    report: dict[str, Any] | None
+    error: str
+    worker: str
+    judge_version: str = __version__
+
+    @classmethod
+    def failure(cls, error: str, worker: str) -> PairOutcome:
+        return cls(verdict=Verdict.JE, tests_passed=0, report=None, error=error, worker=worker)
+
+
+def run_pair(task: GradeTask) -> PairOutcome:
+    """Judge one pair in a fresh temporary folder.
+
+    Idempotent (nothing outside that folder is touched), so an executor may run it again after losing a worker.
+    Never raises for a failing submission or a failing judge: both come back as an outcome, the latter as JE.
+    """
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
+        scratch = Path(scratch_name)
+        try:
+            problem = load_problem(task.problem.unpack(scratch / "problem"))
+            result = judge_submission(problem, task.source.write(scratch / "submission"), task.options)
+        except JudgeError as error:  # e.g. this worker lacks the language's toolchain
+            return PairOutcome.failure(str(error), worker)
+        except Exception:  # a crash of the judge must cost one pair (as JE), not the whole class
+            return PairOutcome.failure(f"the judge crashed:\n{traceback.format_exc()}", worker)
+    report = dataclasses.replace(result, submission=task.source_path).to_dict()
+    return PairOutcome(verdict=result.verdict, tests_passed=result.passed, report=report, error="", worker=worker)

@@ -1,0 +1,130 @@
+"""Helpers shared by the `judge grade` tests (no tests here): tiny problems and classes built in tmp_path.
+
+Two problems, each with three tests and no language allowance, so a TLE costs 0.3 s of CPU per test:
+`add` (print a + b) and `mul` (print a * b). Submissions are a few lines of Python.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judge.grading.discovery import load_problems, scan_class
+from judge.grading.gradebook import Gradebook
+from judge.grading.session import make_tasks
+from judge.grading.store import ResultStore
+from judge.grading.tasks import PairOutcome
+from judge.options import RunOptions
+from judge.results import CaseResult, Limits, SubmissionResult
+from judge.verdicts import Verdict
+
+ADD_TESTS = {"1": ("1 2\n", "3\n"), "2": ("10 20\n", "30\n"), "3": ("-5 5\n", "0\n")}
+MUL_TESTS = {"1": ("2 3\n", "6\n"), "2": ("7 8\n", "56\n"), "3": ("0 9\n", "0\n")}
+
+SOURCES = {
+    "add_ac": "a, b = map(int, input().split())\nprint(a + b)\n",
+    "add_wa": "a, b = map(int, input().split())\nprint(a + b + (a == 10))\n",  # fails test 2 only
+    "mul_ac": "a, b = map(int, input().split())\nprint(a * b)\n",
+    "mul_wa": "a, b = map(int, input().split())\nprint(a + b)\n",
+    "tle": "while True:\n    pass\n",
+    "re": "raise SystemExit(3)\n",
+    "slow_add": "import time\na, b = map(int, input().split())\ntime.sleep(0.25)\nprint(a + b)\n",
+    "kill_parent": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",  # unconfined: its worker
+}
+
+# Who wrote what: student -> {file name: source key}. Expected verdicts follow from the source keys.
+CLASS = {
+    "alice": {"add.py": "add_ac", "mul.py": "mul_ac"},
+    "bob": {"add.py": "add_wa", "mul.py": "mul_ac"},
+    "carol": {"add.py": "tle", "mul.py": "mul_wa"},
+    "dave": {"add.py": "re", "notes.txt": "add_ac"},
+    "erin": {"mul.py": "mul_ac", "sub.py": "add_ac"},
+}
+EXPECTED = {
+    ("alice", "add"): "AC", ("alice", "mul"): "AC",
+    ("bob", "add"): "WA", ("bob", "mul"): "AC",
+    ("carol", "add"): "TLE", ("carol", "mul"): "WA",
+    ("dave", "add"): "RE",
+    ("erin", "mul"): "AC",
+}
+
+
+def write_problem(root: Path, problem_id: str, tests: Mapping[str, tuple[str, str]], **spec: object) -> Path:
+    root.mkdir(parents=True)
+    document = {"id": problem_id, "title": f"Problem {problem_id}", "time_limit": 0.3, "memory_limit": 128,
+                "language_allowance": False, **spec}
+    (root / "problem.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    (root / "tests").mkdir()
+    for name, (given, answer) in tests.items():
+        (root / "tests" / f"{name}.in").write_text(given, encoding="utf-8")
+        (root / "tests" / f"{name}.ans").write_text(answer, encoding="utf-8")
+    return root
+
+
+def write_problems(root: Path) -> Path:
+    write_problem(root / "add", "add", ADD_TESTS)
+    write_problem(root / "mul", "mul", MUL_TESTS)
+    return root
+
+
+def write_class(root: Path, members: Mapping[str, Mapping[str, str]] = CLASS, *, by_problem: bool = False) -> Path:
+    """Write `members` in the by-student layout, or by-problem (<problem>/<student>.<ext>) when asked."""
+    for student, files in members.items():
+        for name, key in files.items():
+            stem, _, extension = name.partition(".")
+            path = root / stem / f"{student}.{extension}" if by_problem else root / student / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(SOURCES[key], encoding="utf-8")
+    return root
+
+
+def stored_rows(out_dir: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """(student, problem) -> (verdict, judged_at) from results.sqlite."""
+    with sqlite3.connect(out_dir / "results.sqlite") as connection:
+        rows = connection.execute("SELECT student, problem_id, verdict, judged_at FROM results").fetchall()
+    return {(student, problem): (verdict, judged_at) for student, problem, verdict, judged_at in rows}
+
+
+def judge_main(*args: str | Path) -> int:
+    """`judge ARGS` in this process, through the CLI's own entry point (its exit code)."""
+    from judge.cli import main
+
+    return main([str(arg) for arg in args])
+
+
+def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
+    """`judge grade ARGS` as a child process, stdout and stderr captured."""
+    return subprocess.Popen([sys.executable, "-m", "judge", "grade", *map(str, args)], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+
+
+def _report(verdicts: list[Verdict], cpu: float = 0.05) -> dict[str, Any]:
+    cases = tuple(CaseResult(str(index), verdict, cpu, cpu * 2, 9.5, message="line 1: expected 3, got 4"
+                             if verdict is Verdict.WA else "") for index, verdict in enumerate(verdicts, start=1))
+    overall = next((verdict for verdict in verdicts if verdict is not Verdict.AC), Verdict.AC)
+    return SubmissionResult("add", "x.py", "Python 3", Limits(0.3, 1.6, 128, 1), "none", "rlimit", overall,
+                            cases).to_dict()
+
+
+def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "kim") -> Gradebook:
+    """A gradebook made by hand: `student` has AC on add and WA (2 of 3) on mul; lee sent only add, CE."""
+    problems = load_problems(write_problems(tmp_path / "problems"))
+    root = write_class(tmp_path / "class", {student: {"add.py": "add_ac", "mul.py": "mul_wa"},
+                                            "lee": {"add.py": "re", "notes.txt": "re"}})
+    found = scan_class(root, problems.keys(), "auto")
+    outcomes = {
+        (student, "add"): PairOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
+        (student, "mul"): PairOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "", "w:2"),
+        ("lee", "add"): PairOutcome(Verdict.CE, 0, {**_report([]), "verdict": "CE", "compile_message": "bad <code>"},
+                                    "", "w:1"),
+    }
+    with ResultStore(tmp_path / "out") as store:
+        for task in make_tasks(problems, found, RunOptions()):
+            store.record(task, outcomes[task.pair])
+        return Gradebook.build(problems, found, store.results(), partial=partial)
