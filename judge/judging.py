@@ -6,6 +6,7 @@ A submission failing is a verdict, never an exception. `JudgeError` is raised on
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import shutil
 import tempfile
@@ -110,7 +111,7 @@ def _compile(session: _Session) -> str | None:
     empty = session.scratch / "empty.in"
     empty.touch()
     spec = session.run_spec(argv, empty, "compile", mounts)
-    stats = execute.run(RunSpec(**{**spec.__dict__, "limit_address_space": False}), COMPILE_LIMITS)
+    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
     failure = classify(stats, COMPILE_LIMITS)
     if failure is None:
         return None

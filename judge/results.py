@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from judge.verdicts import Verdict
@@ -49,7 +49,6 @@ class SubmissionResult:
     verdict: Verdict
     cases: tuple[CaseResult, ...] = ()
     compile_message: str = ""
-    message: str = field(default="")
 
     @property
     def passed(self) -> int:

@@ -130,8 +130,6 @@ def _report_body(report: SubmissionResult) -> str:
     limits = report.limits
     parts = [f'<p class="muted">{escape(report.language)}; limits {limits.time_seconds:g} s CPU, '
              f"{limits.memory_mib} MiB; isolation {escape(report.isolation)}</p>"]
-    if report.message:
-        parts.append(f"<p>{escape(report.message)}</p>")
     if report.compile_message:
         parts.append(f"<pre>{escape(report.compile_message)}</pre>")
     if report.cases:
