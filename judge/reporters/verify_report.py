@@ -31,7 +31,7 @@ def _short_path(check: SubmissionCheck) -> str:
 
 
 def report_text(report: VerifyReport, stream: TextIO) -> None:
-    console = Console(file=stream, highlight=False, width=max(110, Console(file=stream).width))
+    console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
     bad_data = [check for check in report.data_checks if not check.ok]
     console.print(f"test data: {len(report.data_checks) - len(bad_data)}/{len(report.data_checks)} tests valid")
     for check in bad_data:
