@@ -9,7 +9,9 @@ must not run. For every run the suite checks what must NOT happen, not only the 
   the test process is also a child subreaper, so orphans the judge lets go would come back to it;
 - no file outside the box changed: the problem folder, the submission's folder and a fake HOME given to the judge
   are compared (hash and mtime) before and after, and a marker path in the host's /tmp must not appear;
-- the run ends within the backstop (BACKSTOP_SECONDS of wall time for the whole judge process).
+- the run ends: every program here runs forever (or far past its limits) unless a limit ends it, so the judge
+  returning a verdict is the proof; no elapsed time is asserted (a loaded machine is slow, not wrong), and
+  HANG_GUARD_SECONDS only keeps a broken judge from hanging the suite.
 
 Unconfined (`--sandbox none`) a submission runs as the judge's user, so reading the answer, the judge's
 environment or the network works: those rows document it with `leaks=True` and the verdict the leak earns (AC).
@@ -48,9 +50,9 @@ from judge.sandbox import bwrap_problem
 
 HOSTILE_DIR = Path(__file__).parent / "hostile"
 REPO = Path(__file__).resolve().parent.parent
-BACKSTOP_SECONDS = 30.0
+HANG_GUARD_SECONDS = 300.0
 # How long a killed process may take to disappear from the process table once the judge has returned.
-EXIT_GRACE_SECONDS = 1.0
+EXIT_GRACE_SECONDS = 10.0
 PR_SET_CHILD_SUBREAPER = 36
 NO_CGROUP = (
     "import sys; import judge.cgroups as c; c.create = lambda *a, **k: None; c.probe.cache_clear(); "
@@ -338,7 +340,7 @@ def judge_cli(world: World, source: Path, mode: str, *extra: str) -> tuple[subpr
     command = [*head, "run", str(world.problem), str(source), "--sandbox", sandbox, "--json", *extra]
     env = {**os.environ, "HOME": str(world.home), "JUDGE_HOSTILE_SECRET": world.secret}
     started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=BACKSTOP_SECONDS * 2)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=HANG_GUARD_SECONDS)
     return done, time.monotonic() - started
 
 
@@ -384,8 +386,6 @@ def test_hostile_submission(hostile: Hostile, mode: str, world: World, subreaper
         assert changed, "documented: unconfined, a submission can write the problem folder and HOME"
     if hostile.file == "net_connect.py":
         assert (world.server.connections == 0) == mode.startswith("bwrap"), world.server.connections
-
-    assert wall < BACKSTOP_SECONDS, f"the judge took {wall:.1f} s"
 
 
 def test_every_hostile_program_is_in_the_table() -> None:
