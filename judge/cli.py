@@ -5,7 +5,6 @@ Exit codes: 0 accepted, 1 another verdict, 2 bad input from a person (one line o
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from judge import __version__
-from judge.cli_options import sandbox_choice, sandbox_options
+from judge.cli_options import default_jobs, sandbox_choice, sandbox_options
 from judge.doctor import examine
 from judge.errors import JudgeError
 from judge.grading.command import grade_command
@@ -61,7 +60,7 @@ def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_for
 @click.argument("problems", nargs=-1)
 @click.option("--problems-dir", type=click.Path(path_type=Path), default=Path("problems"), show_default=True)
 @click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=default_jobs(), show_default="cores",
               help="Submissions judged in parallel.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
 @sandbox_options

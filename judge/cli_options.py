@@ -1,7 +1,8 @@
-"""Command-line options shared by every command that runs submissions (`run`, `verify`, `grade`)."""
+"""Command-line options shared by the commands that run submissions (`run`, `verify`, `grade`)."""
 
 from __future__ import annotations
 
+import os
 from typing import Callable, TypeVar, get_args
 
 import click
@@ -21,3 +22,8 @@ def sandbox_options(function: Command) -> Command:
 
 def sandbox_choice(sandbox: SandboxChoice, require_sandbox: bool) -> SandboxChoice:
     return "bwrap" if require_sandbox else sandbox
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (fewer than os.cpu_count() under taskset or a container quota)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -41,12 +41,13 @@ class _Session:
     checker: Checker
     scratch: Path
 
-    def command(self, template: tuple[str, ...], memory_mib: int) -> list[str]:
+    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
+        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
         language = self.toolchain.language
-        source = self.sandbox.program_path(self.mounts.program_dir / language.source_name, self.mounts)
-        program = self.sandbox.program_path(self.mounts.program_dir, self.mounts)
+        source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
+        program = self.sandbox.program_path(mounts.program_dir, mounts)
         argv = self.toolchain.command(template, program=program, source=source, memory_mib=memory_mib)
-        return self.sandbox.wrap(argv, self.mounts)
+        return self.sandbox.wrap(argv, mounts)
 
     def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
         return RunSpec(
@@ -98,16 +99,8 @@ def _compile(session: _Session) -> str | None:
     language = session.toolchain.language
     if language.compile is None:
         return None
-    mounts = Mounts(session.mounts.program_dir, session.mounts.toolchain_dirs, writable_program_dir=True)
-    argv = session.sandbox.wrap(
-        session.toolchain.command(
-            language.compile,
-            program=session.sandbox.program_path(mounts.program_dir, mounts),
-            source=session.sandbox.program_path(mounts.program_dir / language.source_name, mounts),
-            memory_mib=COMPILE_LIMITS.memory_mib,
-        ),
-        mounts,
-    )
+    mounts = dataclasses.replace(session.mounts, writable_program_dir=True)
+    argv = session.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
     empty = session.scratch / "empty.in"
     empty.touch()
     spec = session.run_spec(argv, empty, "compile", mounts)
@@ -121,7 +114,7 @@ def _compile(session: _Session) -> str | None:
 
 def _judge_case(session: _Session, test: TestCase) -> CaseResult:
     language = session.toolchain.language
-    argv = session.command(language.run, session.limits.memory_mib)
+    argv = session.command(language.run, session.limits.memory_mib, session.mounts)
     spec = session.run_spec(argv, test.input_path, "run", session.mounts)
     stats = execute.run(spec, session.limits)
     measured = dict(

@@ -7,14 +7,13 @@ number when interrupted by Ctrl-C or SIGTERM.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 from typing import get_args
 
 import click
 
-from judge.cli_options import sandbox_choice, sandbox_options
+from judge.cli_options import default_jobs, sandbox_choice, sandbox_options
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
 from judge.grading.executors import ExecutorChoice
@@ -24,11 +23,6 @@ from judge.options import RunOptions, SandboxChoice
 from judge.verdicts import Verdict
 
 EXIT_JUDGE_FAILED = 3
-
-
-def default_jobs() -> int:
-    """The cores this process may run on (fewer than os.cpu_count() under taskset or a container quota)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @click.command("grade")
