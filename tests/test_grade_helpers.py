@@ -6,6 +6,7 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 
 from __future__ import annotations
 
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -98,10 +99,17 @@ def judge_main(*args: str | Path) -> int:
     return main([str(arg) for arg in args])
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """A shell's background job starts with SIGINT ignored, and Python keeps an ignored SIGINT ignored; the child
+    must see Ctrl-C as in a terminal however the test suite itself was started (CI, nohup, `&`)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
     """`judge grade ARGS` as a child process, stdout and stderr captured."""
     return subprocess.Popen([sys.executable, "-m", "judge", "grade", *map(str, args)], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_ctrl_c_as_in_a_terminal,
+                            **popen)
 
 
 def _report(verdicts: list[Verdict], cpu: float = 0.05) -> dict[str, Any]:
