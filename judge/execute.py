@@ -33,6 +33,7 @@ from pathlib import Path
 from judge import cgroups, proctree
 from judge.proctree import RUN_TOKEN_VARIABLE
 from judge.results import Limits
+from judge.syscall_filter import LoadableFilter
 
 MIB = 1024 * 1024
 STDERR_TAIL_BYTES = 2048
@@ -80,6 +81,7 @@ class RunSpec:
     env: dict[str, str]
     limit_address_space: bool = True
     signals_as_exit_codes: bool = False
+    syscall_filter: LoadableFilter | None = None
 
 
 def memory_enforcement() -> str:
@@ -106,7 +108,8 @@ def _run(spec: RunSpec, limits: Limits, group: cgroups.RunGroup | None) -> RunSt
     judge_rss = proctree.own_rss() if group is None else 0
     forks_before = proctree.forks_so_far() if group is None else 0
     nproc = None if group is not None else proctree.tasks_now() + limits.max_processes
-    preexec = _child_setup(limits, group, output_bytes, spec.limit_address_space and group is None, nproc)
+    preexec = child_setup(limits, group, output_bytes, spec.limit_address_space and group is None, nproc,
+                           spec.syscall_filter)
     # The child could reopen its stdin for writing through /proc/self/fd/0 whatever mode it was opened in (in the
     # box too: the box's uid maps to the file's owner), so it reads a private copy, never the problem's test file.
     stdin_copy = spec.stdout_path.with_name(f"{spec.stdout_path.name}.stdin")
@@ -183,10 +186,11 @@ def _lower(which: int, soft: int, hard: int) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
-def _child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: int, limit_as: bool,
-                 nproc: int | None):
-    """The function run in the child between fork and exec: join the cgroup, set rlimits. `nproc` is the
-    RLIMIT_NPROC to set, or None where the cgroup's pids limit counts the run's processes exactly."""
+def child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: int, limit_as: bool,
+                 nproc: int | None, syscall_filter: LoadableFilter | None):
+    """The function run in the child between fork and exec: join the cgroup, set rlimits, load the seccomp
+    filter (last: it sets no_new_privs). `nproc` is the RLIMIT_NPROC to set, or None where the cgroup's pids
+    limit counts the run's processes exactly."""
     cpu_backstop = int(limits.time_seconds) + 2
     memory_bytes = limits.memory_mib * MIB
 
@@ -206,6 +210,8 @@ def _child_setup(limits: Limits, group: cgroups.RunGroup | None, output_bytes: i
         else:
             # BOJ lets the stack grow as far as the memory limit, so deep recursion in C++ is not an RE.
             _lower(resource.RLIMIT_STACK, memory_bytes, resource.RLIM_INFINITY)
+        if syscall_filter is not None:
+            syscall_filter.load()
 
     return setup
 
@@ -233,7 +239,7 @@ class _Watch:
             while not poller.poll(interval * 1000):
                 self._check()
                 if self.tripped is not None:
-                    _kill_group(self.pid)
+                    kill_group(self.pid)
                     if self.group is not None:
                         self.group.kill_all()
                     break
@@ -260,7 +266,8 @@ class _Watch:
             self.tripped = Tripped.WALL
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group `pid` leads (every run starts its own session), if it still exists."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -272,7 +279,7 @@ def _kill_everything(pid: int, group: cgroups.RunGroup | None, spawned: proctree
     processes: descendants that left the process group and escapees carrying the run's token."""
     if group is not None:
         group.kill_all()
-    _kill_group(pid)
+    kill_group(pid)
     if group is None:
         spawned.kill()
     try:

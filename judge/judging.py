@@ -8,25 +8,28 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import shutil
+import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge import execute
-from judge.checkers import Checker, build_checker
+from judge.checkers import Checker, open_checker
 from judge.classify import classify
 from judge.errors import SubmissionError
 from judge.execute import RunSpec
 from judge.languages import Toolchain, detect_language, effective_limits, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase
+from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, Limits, SubmissionResult
 from judge.sandbox import SANDBOX_ENV, Mounts, Sandbox, choose_sandbox
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
 DIFF_LINES = 12
+COMPILE_MESSAGE_CHARS = 4000
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -40,13 +43,15 @@ class _Session:
     limits: Limits
     checker: Checker
     scratch: Path
+    source_label: str
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
         """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
-        argv = self.toolchain.command(template, program=program, source=source, memory_mib=memory_mib)
+        argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
+                                      memory_mib=memory_mib)
         return self.sandbox.wrap(argv, mounts)
 
     def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
@@ -59,6 +64,7 @@ class _Session:
             env={**SANDBOX_ENV, "HOME": str(mounts.program_dir)},
             limit_address_space=self.toolchain.language.limit_address_space,
             signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
+            syscall_filter=self.sandbox.syscall_filter,
         )
 
 
@@ -69,47 +75,65 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     language = detect_language(source, options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
-    checker = build_checker(problem)
     limits = effective_limits(problem.spec, language)
     with tempfile.TemporaryDirectory(prefix="judge-") as scratch_name:
         scratch = Path(scratch_name)
+        os.chmod(scratch, 0o711)  # the box's user passes through to the program folder, and reads nothing else
         program_dir = scratch / "program"
         program_dir.mkdir()
-        shutil.copyfile(source, program_dir / language.source_name)
-        mounts = Mounts(program_dir=program_dir, toolchain_dirs=toolchain.install_dirs)
-        session = _Session(problem, toolchain, sandbox, mounts, limits, checker, scratch)
-        base = dict(
-            problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
-            isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
-        )
-        compile_error = _compile(session)
-        if compile_error is not None:
-            return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compile_error)
-        cases = []
-        for test in problem.tests:
-            cases.append(_judge_case(session, test))
-            if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-                break
+        (program_dir / language.source_name).write_bytes(_program_text(source.read_bytes()))
+        with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
+            mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
+            session = _Session(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            base = dict(
+                problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
+                isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+            )
+            compiled = _compile(session)
+            if not compiled.ok:
+                return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
+            cases = []
+            for test in problem.tests:
+                cases.append(_judge_case(session, test))
+                if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+                    break
     verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
-    return SubmissionResult(**base, verdict=verdict, cases=tuple(cases))
+    return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
 
 
-def _compile(session: _Session) -> str | None:
-    """Compile once in a writable box; the compiler's message on failure, None on success or no compile step."""
+def _program_text(source: bytes) -> bytes:
+    """The source as the compiler gets it: without a UTF-8 byte order mark, which editors on Windows add and
+    which is no part of the program (javac rejects it; BOJ's editor never sends one)."""
+    return source.removeprefix(UTF8_BOM)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """The outcome of the compile step: whether it succeeded, and the compiler's message (warnings on success)."""
+
+    ok: bool
+    message: str = ""
+
+
+def _compile(session: _Session) -> _Compiled:
+    """Compile once in a writable box. Warnings are kept for the student; they never make a CE."""
     language = session.toolchain.language
     if language.compile is None:
-        return None
+        return _Compiled(ok=True)
     mounts = dataclasses.replace(session.mounts, writable_program_dir=True)
+    session.sandbox.grant_write(mounts.program_dir)
     argv = session.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
     empty = session.scratch / "empty.in"
     empty.touch()
     spec = session.run_spec(argv, empty, "compile", mounts)
     stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
     failure = classify(stats, COMPILE_LIMITS)
-    if failure is None:
-        return None
     output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
-    return f"{failure.message}\n{output[-4000:]}".strip() if failure.verdict is not Verdict.RE else output[-4000:]
+    if failure is None:
+        return _Compiled(ok=True, message=output[-COMPILE_MESSAGE_CHARS:])
+    if failure.verdict is Verdict.RE:  # the compiler said no: its own message is the reason
+        return _Compiled(ok=False, message=output[-COMPILE_MESSAGE_CHARS:])
+    return _Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
 
 
 def _judge_case(session: _Session, test: TestCase) -> CaseResult:

@@ -18,6 +18,7 @@ import yaml
 from judge.errors import SubmissionError, ToolchainMissing
 from judge.problem import ProblemSpec
 from judge.results import Limits
+from judge.sandbox import ToolchainView
 
 ELF_MAGIC = b"\x7fELF"
 
@@ -63,15 +64,18 @@ class Toolchain:
     language: Language
     paths: dict[str, str]
 
-    def command(self, template: tuple[str, ...], *, program: str, source: str, memory_mib: int) -> list[str]:
-        values = {**self.paths, "program": program, "source": source, "memory_mib": str(memory_mib)}
+    def command(self, template: tuple[str, ...], *, program: str, source: str, source_label: str,
+                memory_mib: int) -> list[str]:
+        """`template` with its placeholders filled; `source_label` is the file name a student knows (for messages)."""
+        values = {**self.paths, "program": program, "source": source, "source_label": source_label,
+                  "memory_mib": str(memory_mib)}
         return [part.format(**values) for part in template]
 
     @property
-    def install_dirs(self) -> tuple[Path, ...]:
-        """Folders outside /usr that a sandbox must show read-only: each tool's installation prefix."""
+    def view(self) -> ToolchainView:
+        """What a sandbox must show read-only outside /usr: each tool's installation prefix."""
         dirs = {Path(path).parent.parent for path in self.paths.values() if not path.startswith("/usr/")}
-        return tuple(sorted(dirs))
+        return ToolchainView(shown=tuple(sorted(dirs)))
 
 
 def _load_table() -> dict[str, Language]:

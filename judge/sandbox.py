@@ -1,15 +1,19 @@
 """The sandbox seam: how a command is wrapped before `execute.run` starts it.
 
-`Bubblewrap` confines a run with bwrap: no network; its own PID, IPC, UTS and user namespaces (uid 65534 inside);
-a read-only view of /usr and the toolchain folders it needs; the program folder read-only at /program; an empty,
-size-limited, private working folder /box, /tmp and /dev/shm, and nothing else writable; no further user
-namespaces (bwrap >= 0.8); a short fixed environment; killed with the judge.
-`Unconfined` runs the command as it is, with only the rlimits and process cleanup of `execute.py`.
+`Bubblewrap` confines a run with bwrap: no network; its own PID, IPC and UTS namespaces; an unprivileged host uid
+(BOX_UID through setpriv when the judge is root, else the judge's own uid behind a user namespace), never host
+root; a read-only view of /usr, of /proc and of the toolchain files it needs (an interpreter's standard library,
+not its site-packages); the program folder read-only at /program; an empty, size-limited, private working folder
+/box, /tmp and /dev/shm, and nothing else writable; no new user namespaces and no kernel keyrings (a seccomp
+filter, syscall_filter.py); a short fixed environment; killed with the judge.
+`Unconfined` runs the command as it is, as the judge's user, with only the keyring filter, the rlimits and the
+process cleanup of `execute.py`.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -18,8 +22,11 @@ from typing import Protocol
 
 from judge.errors import SandboxUnavailable
 from judge.options import SandboxChoice
+from judge.syscall_filter import LoadableFilter, compile_filter
 
 BOX = Path("/box")
+# The unprivileged host uid a box runs as when the judge is root; no account uses it (isolate uses 60000 + box).
+BOX_UID = 60000
 PROGRAM = Path("/program")
 SCRATCH_BYTES = 64 * 1024 * 1024
 # Read-only from the host: the system's programs and libraries, and the few files of /etc that runtimes read.
@@ -30,11 +37,20 @@ SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TM
 
 
 @dataclass(frozen=True)
+class ToolchainView:
+    """What a box may see of a toolchain installed outside /usr: `shown` paths (files or folders) appear
+    read-only at the same place, and `hidden` folders under them appear empty (an interpreter's site-packages)."""
+
+    shown: tuple[Path, ...] = ()
+    hidden: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
 class Mounts:
-    """What one run may see: its program folder (read-only) and the toolchain folders outside /usr."""
+    """What one run may see: its program folder (read-only unless compiling) and its toolchain."""
 
     program_dir: Path
-    toolchain_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    toolchain: ToolchainView = field(default_factory=ToolchainView)
     writable_program_dir: bool = False
 
 
@@ -44,17 +60,24 @@ class Sandbox(Protocol):
     name: str
     # True when a signal that killed the program comes back as exit code 128 + signal, as bwrap reports it.
     signals_as_exit_codes: bool
+    # Loaded into every run before exec (execute.py); None where libseccomp is missing (doctor says so).
+    syscall_filter: LoadableFilter | None
 
     def wrap(self, argv: list[str], mounts: Mounts) -> list[str]: ...
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str: ...
 
+    def grant_write(self, folder: Path) -> None:
+        """Let the box's user write `folder` (the program folder while compiling)."""
 
+
+@dataclass(frozen=True)
 class Unconfined:
     """No isolation: the command runs as the judge's user, in the program folder."""
 
-    name = "none"
-    signals_as_exit_codes = False
+    syscall_filter: LoadableFilter | None
+    name: str = "none"
+    signals_as_exit_codes: bool = False
 
     def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
         return argv
@@ -62,24 +85,31 @@ class Unconfined:
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
         return str(host_path)
 
+    def grant_write(self, folder: Path) -> None:
+        return None
+
 
 @dataclass(frozen=True)
 class Bubblewrap:
-    """Confinement with bubblewrap (https://github.com/containers/bubblewrap)."""
+    """Confinement with bubblewrap (https://github.com/containers/bubblewrap).
+
+    A judge that is root starts bwrap as root without a user namespace (as isolate does), and the command runs
+    through `setpriv` as BOX_UID with no capabilities: the box's uid is an unprivileged host uid, so /proc/sys,
+    the host's files and other users' processes are out of its reach. A judge that is not root gets bwrap's
+    user namespace, whose uid 65534 is the judge's own unprivileged uid outside.
+    """
 
     executable: str
+    syscall_filter: LoadableFilter | None
+    setpriv: str | None = None  # set when the judge is root
     name: str = "bwrap"
     signals_as_exit_codes: bool = True
 
     def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
-        command = [
-            self.executable, "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
-            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "judge",
-        ]
-        if "--disable-userns" in _options(self.executable):
-            # A user namespace of its own would give the submission every capability again inside it, e.g. to
-            # mount a tmpfs without a size limit over /box (bwrap >= 0.8).
-            command += ["--disable-userns"]
+        command = [self.executable, *self._namespaces(), "--die-with-parent", "--new-session", "--hostname", "judge"]
+        # bwrap makes the folders above a mount point private to root (0700): the box user must pass through them.
+        for folder in _parents([*SYSTEM_MOUNTS, *map(str, mounts.toolchain.shown)]):
+            command += ["--perms", "0755", "--dir", folder]
         for path in SYSTEM_MOUNTS:
             command += ["--ro-bind-try", path, path]
         for link, target in MERGED_USR_LINKS.items():
@@ -87,15 +117,17 @@ class Bubblewrap:
                 command += ["--symlink", target, link]
             else:
                 command += ["--ro-bind-try", link, link]
-        for folder in mounts.toolchain_dirs:
-            command += ["--ro-bind", str(folder), str(folder)]
+        for path in mounts.toolchain.shown:
+            command += ["--ro-bind", str(path), str(path)]
+        for folder in mounts.toolchain.hidden:
+            command += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
         bind = "--bind" if mounts.writable_program_dir else "--ro-bind"
         command += [bind, str(mounts.program_dir), str(PROGRAM)]
-        command += ["--proc", "/proc", "--dev", "/dev"]
-        command += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/tmp"]
-        command += ["--size", str(SCRATCH_BYTES), "--tmpfs", "/dev/shm"]
-        if not mounts.writable_program_dir:
-            command += ["--size", str(SCRATCH_BYTES), "--tmpfs", str(BOX)]
+        # A read-only /proc: the sysctls of the box's own namespaces (pid_max, the IPC limits) stay unwritable too.
+        command += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
+        scratch = ["/tmp", "/dev/shm"] + ([] if mounts.writable_program_dir else [str(BOX)])
+        for folder in scratch:
+            command += ["--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", folder]
         # bwrap builds `/` and `/dev` as tmpfs without a size limit (half the RAM): writable, they would let a
         # submission fill the host's memory where no control group counts it. Only the sized tmpfs stay writable.
         command += ["--remount-ro", "/dev", "--remount-ro", "/"]
@@ -103,10 +135,38 @@ class Bubblewrap:
         command += ["--chdir", str(workdir), "--clearenv"]
         for key, value in SANDBOX_ENV.items():
             command += ["--setenv", key, value]
-        return command + ["--", *argv]
+        return command + ["--", *self._as_box_user(), *argv]
+
+    def _namespaces(self) -> list[str]:
+        shared = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        if self.setpriv is not None:
+            return shared
+        # A user namespace of its own would give the submission every capability again inside it, e.g. to
+        # mount a tmpfs without a size limit over /box (bwrap >= 0.8 can refuse it).
+        nested = ["--disable-userns"] if "--disable-userns" in _options(self.executable) else []
+        return [*shared, "--unshare-user", "--uid", "65534", "--gid", "65534", *nested, "--cap-drop", "ALL"]
+
+    def _as_box_user(self) -> list[str]:
+        if self.setpriv is None:
+            return []
+        uid = str(BOX_UID)
+        return [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+                "--bounding-set=-all", "--"]
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
         return str(PROGRAM / host_path.relative_to(mounts.program_dir))
+
+    def grant_write(self, folder: Path) -> None:
+        if self.setpriv is None:
+            return  # the box's uid is the judge's own
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, BOX_UID, BOX_UID, follow_symlinks=False)
+
+
+def _parents(paths: list[str]) -> list[str]:
+    """Every folder above `paths` except `/`, each once, outermost first."""
+    folders = {str(parent) for path in paths for parent in Path(path).parents if parent != Path("/")}
+    return sorted(folders, key=lambda folder: (folder.count("/"), folder))
 
 
 @functools.lru_cache(maxsize=None)
@@ -119,13 +179,28 @@ def _options(executable: str) -> frozenset[str]:
     return frozenset(word for word in (done.stdout + done.stderr).split() if word.startswith("--"))
 
 
-@functools.lru_cache(maxsize=None)
-def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot confine a run here, or None when it can (tried once with a trivial command)."""
+def _bubblewrap() -> Bubblewrap | str:
+    """bubblewrap as this judge would start it, or why it cannot be."""
     executable = shutil.which("bwrap")
     if executable is None:
         return "bwrap is not installed (Debian: apt-get install bubblewrap)"
-    probe = Bubblewrap(executable).wrap(["/bin/true"], Mounts(program_dir=Path("/usr/bin")))
+    setpriv = None
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            return "setpriv is not installed, and a judge that is root needs it to run boxes unprivileged " \
+                   "(Debian: apt-get install util-linux)"
+    loaded = compile_filter(block_new_user_namespaces=setpriv is not None)
+    return Bubblewrap(executable, loaded if isinstance(loaded, LoadableFilter) else None, setpriv)
+
+
+@functools.lru_cache(maxsize=None)
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot confine a run here, or None when it can (tried once with a trivial command)."""
+    box = _bubblewrap()
+    if isinstance(box, str):
+        return box
+    probe = box.wrap(["/bin/true"], Mounts(program_dir=Path("/usr/bin")))
     try:
         done = subprocess.run(probe, capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -136,13 +211,31 @@ def bwrap_problem() -> str | None:
     return None
 
 
-def choose_sandbox(choice: SandboxChoice) -> Sandbox:
-    """The sandbox for `--sandbox auto|bwrap|none`; `bwrap` refuses (SandboxUnavailable) when it cannot work."""
-    if choice == "none":
-        return Unconfined()
+def sandbox_gaps() -> list[str]:
+    """What the sandbox cannot guarantee on this machine, one line each; empty when it guarantees everything."""
     problem = bwrap_problem()
-    if problem is None:
-        return Bubblewrap(shutil.which("bwrap") or "bwrap")
+    if problem is not None:
+        return [problem]
+    box = _bubblewrap()
+    assert isinstance(box, Bubblewrap)  # bwrap_problem() is None
+    gaps = []
+    if box.syscall_filter is None:
+        gaps.append(str(compile_filter(block_new_user_namespaces=box.setpriv is not None)))
+    if box.setpriv is None and "--disable-userns" not in _options(box.executable):
+        gaps.append("this bwrap (older than 0.8) cannot refuse nested user namespaces")
+    return gaps
+
+
+def choose_sandbox(choice: SandboxChoice) -> Sandbox:
+    """The sandbox for `--sandbox auto|bwrap|none`; `bwrap` refuses (SandboxUnavailable) unless it guarantees
+    everything it promises here (see `sandbox_gaps`)."""
     if choice == "bwrap":
-        raise SandboxUnavailable(f"sandbox required but unavailable: {problem}")
-    return Unconfined()
+        gaps = sandbox_gaps()
+        if gaps:
+            raise SandboxUnavailable(f"sandbox required but unavailable: {'; '.join(gaps)}")
+    if choice != "none" and bwrap_problem() is None:
+        box = _bubblewrap()
+        assert isinstance(box, Bubblewrap)
+        return box
+    loaded = compile_filter(block_new_user_namespaces=False)
+    return Unconfined(loaded if isinstance(loaded, LoadableFilter) else None)

@@ -8,19 +8,21 @@ name. As in Kattis problemtools, an accepted submission whose slowest test uses 
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import os
+import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.checkers import build_checker
-from judge.errors import SpecError, ToolchainMissing
+from judge.checkers import open_checker
+from judge.errors import JudgeFailure, SpecError, ToolchainMissing
 from judge.judging import judge_submission
 from judge.options import RunOptions
 from judge.problem import Problem, load_problem
+from judge.problem_code import ProblemCodeBox, run_validator
 from judge.results import SubmissionResult
+from judge.sandbox import Sandbox, choose_sandbox
 from judge.verdicts import Verdict
 
 MARGIN_WARNING = 0.5
@@ -80,23 +82,32 @@ def problem_folders(problems_dir: Path, names: tuple[str, ...]) -> list[Path]:
     return sorted(path for path in problems_dir.iterdir() if (path / "problem.yaml").is_file())
 
 
-def check_test_data(problem: Problem) -> Iterator[TestDataCheck]:
-    """Run the validator on every input and the checker on every reference answer."""
-    checker = build_checker(problem)
+def check_test_data(problem: Problem, sandbox: Sandbox) -> Iterator[TestDataCheck]:
+    """Run the validator on every input and the checker on every reference answer, both confined (problem code
+    is not trusted: problem_code.py)."""
+    box = ProblemCodeBox.of(sandbox)
     validator = problem.root / problem.spec.validator if problem.spec.validator else None
-    for test in problem.tests:
-        details, ok = [], True
-        if validator is not None:
-            with open(test.input_path, "rb") as stdin:
-                done = subprocess.run([sys.executable, str(validator)], stdin=stdin, capture_output=True, timeout=120)
-            ok = done.returncode == 0
-            details.append((done.stdout if ok else done.stderr).decode(errors="replace").strip())
-        answer = test.answer_path.read_bytes()
-        verdict = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
-        if verdict.verdict is not Verdict.AC:
-            ok = False
-            details.append(f"checker rejects the .ans: {verdict.message}")
-        yield TestDataCheck(problem.id, test.name, ok, "; ".join(detail for detail in details if detail))
+    with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
+        scratch = Path(scratch_name)
+        os.chmod(scratch, 0o711)
+        with open_checker(problem, box, scratch) as checker:
+            for test in problem.tests:
+                details, ok = [], True
+                if validator is not None:
+                    verdict = run_validator(box, validator, test.input_path, scratch)
+                    ok = verdict.legal
+                    details.append(verdict.message)
+                answer = test.answer_path.read_bytes()
+                try:
+                    checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
+                except JudgeFailure as failure:
+                    ok = False
+                    details.append(f"checker failed on the .ans: {failure}")
+                else:
+                    if checked.verdict is not Verdict.AC:
+                        ok = False
+                        details.append(f"checker rejects the .ans: {checked.message}")
+                yield TestDataCheck(problem.id, test.name, ok, "; ".join(detail for detail in details if detail))
 
 
 def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple[Path, Verdict]]:
@@ -137,7 +148,7 @@ def verify(
     """
     report = VerifyReport()
     for problem in problems:
-        report.data_checks.extend(check_test_data(problem))
+        report.data_checks.extend(check_test_data(problem, choose_sandbox(options.sandbox)))
     work = [(problem, path, expected) for problem in problems
             for path, expected in reference_submissions(problem, submissions_dir)]
     on_progress("start", len(work))

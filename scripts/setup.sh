@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(python3-venv bubblewrap g++ openjdk-17-jdk-headless pypy3)
+packages=(python3-venv bubblewrap libseccomp2 g++ openjdk-17-jdk-headless pypy3)
 [[ "${1:-}" == "--test" ]] && packages+=(time chromium)
 
 if command -v apt-get >/dev/null; then

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import pickle
+import tempfile
 import textwrap
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from judge.checkers import BUILTIN_CHECKERS, Checker, CheckResult, build_checker
+from judge.checkers import BUILTIN_CHECKERS, Checker, CheckResult, open_checker
+from judge.checkers import custom
 from judge.checkers.boj import BojChecker
 from judge.checkers.exact import ExactChecker
 from judge.checkers.float_tolerance import FloatChecker, parse_number
 from judge.checkers.tokens import TokensChecker
 from judge.errors import JudgeFailure, SpecError
 from judge.problem import Problem, load_problem
+from judge.problem_code import ProblemCodeBox
+from judge.sandbox import bwrap_problem, choose_sandbox
 from judge.verdicts import Verdict
 
 AC, WA, PE = Verdict.AC, Verdict.WA, Verdict.PE
@@ -217,6 +225,19 @@ def test_a_mebibyte_of_output_is_judged_to_its_last_line(name: str) -> None:
 # --- build_checker -----------------------------------------------------------------------------------------------
 
 
+Build = Callable[[Problem], Checker]
+
+
+@pytest.fixture
+def build(tmp_path: Path) -> Iterator[Build]:
+    """Builds a problem's checker as judging does (checker.py confined), and tears each down after the test."""
+    box = ProblemCodeBox.of(choose_sandbox("auto"))
+    with ExitStack() as stack:
+        def make(problem: Problem) -> Checker:
+            return stack.enter_context(open_checker(problem, box, Path(tempfile.mkdtemp(dir=tmp_path))))
+        yield make
+
+
 def make_problem(root: Path, checker_yaml: str, checker_py: str | None = None) -> Problem:
     """A minimal problem folder with one test, whose problem.yaml says `checker_yaml` (a YAML fragment)."""
     (root / "tests").mkdir(parents=True)
@@ -240,20 +261,22 @@ def make_problem(root: Path, checker_yaml: str, checker_py: str | None = None) -
         ("checker: {name: float, absolute: 0.001}", FloatChecker),
     ],
 )
-def test_build_checker_builds_the_named_builtin(tmp_path: Path, checker_yaml: str, kind: type) -> None:
-    assert isinstance(build_checker(make_problem(tmp_path, checker_yaml)), kind)
+def test_build_checker_builds_the_named_builtin(
+    build: Build, tmp_path: Path, checker_yaml: str, kind: type
+) -> None:
+    assert isinstance(build(make_problem(tmp_path, checker_yaml)), kind)
 
 
-def test_build_checker_passes_options(tmp_path: Path) -> None:
-    checker = build_checker(make_problem(tmp_path, "checker:\n  name: float\n  absolute: 0.5\n  relative: 0"))
+def test_build_checker_passes_options(build: Build, tmp_path: Path) -> None:
+    checker = build(make_problem(tmp_path, "checker:\n  name: float\n  absolute: 0.5\n  relative: 0"))
     assert isinstance(checker, FloatChecker)
     assert (checker.absolute, checker.relative) == (0.5, 0.0)
     assert check(checker, b"1.4\n", b"1\n").verdict is AC
 
 
-def test_build_checker_reads_exponent_written_without_a_dot(tmp_path: Path) -> None:
+def test_build_checker_reads_exponent_written_without_a_dot(build: Build, tmp_path: Path) -> None:
     # PyYAML reads `1e-6` as the string "1e-6"; a problem author means the number.
-    checker = build_checker(make_problem(tmp_path, "checker: {name: float, absolute: 1e-6}"))
+    checker = build(make_problem(tmp_path, "checker: {name: float, absolute: 1e-6}"))
     assert isinstance(checker, FloatChecker)
     assert checker.absolute == 1e-6
 
@@ -270,10 +293,12 @@ def test_build_checker_reads_exponent_written_without_a_dot(tmp_path: Path) -> N
         ("checker: {name: float, absolute: .nan}", ["checker.absolute: must be a non-negative number"]),
     ],
 )
-def test_build_checker_refuses_bad_names_and_options(tmp_path: Path, checker_yaml: str, fragments: list[str]) -> None:
+def test_build_checker_refuses_bad_names_and_options(
+    build: Build, tmp_path: Path, checker_yaml: str, fragments: list[str]
+) -> None:
     problem = make_problem(tmp_path, checker_yaml)
     with pytest.raises(SpecError) as caught:
-        build_checker(problem)
+        build(problem)
     message = str(caught.value)
     assert message.startswith(f"{tmp_path / 'problem.yaml'}: ")
     assert "\n" not in message
@@ -300,16 +325,44 @@ GOOD_CHECKER = """
 """
 
 
-def test_custom_checker_is_loaded_and_called(tmp_path: Path) -> None:
-    checker = build_checker(make_problem(tmp_path, "checker: checker.py", GOOD_CHECKER))
+def test_custom_checker_is_loaded_and_called(build: Build, tmp_path: Path) -> None:
+    checker = build(make_problem(tmp_path, "checker: checker.py", GOOD_CHECKER))
     assert checker(input=b"1 2\n", output=b"3\n", answer=b"") == CheckResult(AC, "")
     assert checker(input=b"1 2\n", output=b"4\n", answer=b"") == CheckResult(WA, "not the sum")
 
 
-def test_custom_checker_survives_pickling_for_worker_processes(tmp_path: Path) -> None:
-    checker = build_checker(make_problem(tmp_path, "checker: checker.py", GOOD_CHECKER))
-    copy = pickle.loads(pickle.dumps(checker))
-    assert copy(input=b"2 2\n", output=b"4\n", answer=b"").verdict is AC
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_custom_checker_runs_in_a_process_of_its_own(tmp_path: Path, sandbox: str) -> None:
+    """checker.py never runs in the judge's process; in the box it sees the case's files, not the problem folder."""
+    if sandbox == "bwrap" and bwrap_problem() is not None:
+        pytest.skip(bwrap_problem())
+    spec_path = tmp_path / "p" / "problem.yaml"
+    source = (
+        "import os\nfrom judge.checkers.base import wrong\n"
+        "def check(*, input, output, answer):\n"
+        "    case = sorted(os.listdir(os.path.join(os.path.dirname(__file__), 'case')))\n"
+        f"    return wrong(f\"{{os.getpid()}} {{os.path.exists({str(spec_path)!r})}} {{case}}\")\n"
+    )
+    problem = make_problem(tmp_path / "p", "checker: checker.py", source)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with open_checker(problem, ProblemCodeBox.of(choose_sandbox(sandbox)), scratch) as checker:
+        message = check(checker, b"1\n", b"1\n").message
+    pid, sees_problem_folder, case_files = message.split(" ", 2)
+    assert int(pid) != os.getpid()
+    assert sees_problem_folder == str(sandbox == "none")
+    assert case_files == "['answer', 'input', 'output']"
+
+
+def test_custom_checker_that_hangs_is_a_judge_failure_and_is_killed(
+    tmp_path: Path, build: Build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(custom, "PROBLEM_CODE_LIMITS", dataclasses.replace(custom.PROBLEM_CODE_LIMITS, wall_seconds=1))
+    source = "import time\ndef check(*, input, output, answer):\n    time.sleep(3600)\n"
+    checker = build(make_problem(tmp_path, "checker: checker.py", source))
+    with pytest.raises(JudgeFailure, match="no answer within 1 s"):
+        check(checker, b"1\n", b"1\n")
+    assert checker._process is None  # killed, not left running
 
 
 @pytest.mark.parametrize("name", list(BUILTIN_CHECKERS))
@@ -318,10 +371,10 @@ def test_builtins_survive_pickling_for_worker_processes(name: str) -> None:
     assert check(copy, b"1\n", b"1\n").verdict is AC
 
 
-def test_two_problems_custom_checkers_do_not_collide(tmp_path: Path) -> None:
+def test_two_problems_custom_checkers_do_not_collide(build: Build, tmp_path: Path) -> None:
     always = "from judge.checkers.base import CheckResult, {0}\ndef check(*, input, output, answer): return {0}({1})"
-    first = build_checker(make_problem(tmp_path / "a", "checker: checker.py", always.format("accepted", "")))
-    second = build_checker(make_problem(tmp_path / "b", "checker: checker.py", always.format("wrong", "'no'")))
+    first = build(make_problem(tmp_path / "a", "checker: checker.py", always.format("accepted", "")))
+    second = build(make_problem(tmp_path / "b", "checker: checker.py", always.format("wrong", "'no'")))
     assert check(first, b"", b"").verdict is AC
     assert check(second, b"", b"").verdict is WA
 
@@ -338,21 +391,21 @@ def test_two_problems_custom_checkers_do_not_collide(tmp_path: Path) -> None:
     ],
 )
 def test_broken_custom_checker_is_a_spec_error_naming_the_file(
-    tmp_path: Path, source: str, fragments: list[str]
+    build: Build,    tmp_path: Path, source: str, fragments: list[str]
 ) -> None:
     problem = make_problem(tmp_path, "checker: checker.py", source)
     with pytest.raises(SpecError) as caught:
-        build_checker(problem)
+        build(problem)
     message = str(caught.value)
     assert message.startswith(f"{tmp_path / 'checker.py'}: ")
     for fragment in fragments:
         assert fragment in message
 
 
-def test_custom_checker_takes_no_options(tmp_path: Path) -> None:
+def test_custom_checker_takes_no_options(build: Build, tmp_path: Path) -> None:
     problem = make_problem(tmp_path, "checker: {name: checker.py, strict: true}", GOOD_CHECKER)
     with pytest.raises(SpecError, match="checker.strict: unknown option for checker.py"):
-        build_checker(problem)
+        build(problem)
 
 
 @pytest.mark.parametrize(
@@ -363,12 +416,14 @@ def test_custom_checker_takes_no_options(tmp_path: Path) -> None:
         ("return CheckResult(Verdict.TLE, '')", "must return a CheckResult with AC, WA or PE"),
     ],
 )
-def test_custom_checker_failing_while_judging_is_a_judge_failure(tmp_path: Path, body: str, fragment: str) -> None:
+def test_custom_checker_failing_while_judging_is_a_judge_failure(
+    build: Build, tmp_path: Path, body: str, fragment: str
+) -> None:
     source = (
         "from judge.checkers.base import CheckResult\nfrom judge.verdicts import Verdict\n"
         f"def check(*, input, output, answer):\n    {body}\n"
     )
-    checker = build_checker(make_problem(tmp_path, "checker: checker.py", source))
+    checker = build(make_problem(tmp_path, "checker: checker.py", source))
     with pytest.raises(JudgeFailure) as caught:
         check(checker, b"1\n", b"1\n")
     assert str(caught.value).startswith(f"{tmp_path / 'checker.py'}: ")

@@ -55,7 +55,8 @@ def memory_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 def python_command(source: Path) -> list[str]:
     """The command line the judge starts for a Python submission, unconfined."""
     toolchain = resolve_toolchain(LANGUAGES["python3"])
-    return toolchain.command(toolchain.language.run, program=str(source.parent), source=str(source), memory_mib=0)
+    return toolchain.command(toolchain.language.run, program=str(source.parent), source=str(source),
+                             source_label=source.name, memory_mib=0)
 
 
 def gnu_time(command: list[str], stdin: str = "") -> tuple[float, int]:

@@ -115,7 +115,8 @@ def test_java_gets_its_heap_from_the_memory_limit(fresh_toolchains) -> None:
     if shutil.which("java") is None:
         pytest.skip("java is not installed")
     toolchain = resolve_toolchain(LANGUAGES["java"])
-    argv = toolchain.command(toolchain.language.run, program="/program", source="/program/Main.java", memory_mib=528)
+    argv = toolchain.command(toolchain.language.run, program="/program", source="/program/Main.java",
+                             source_label="Main.java", memory_mib=528)
     assert "-Xmx528m" in argv
     assert argv[-1] == "Main"
     assert LANGUAGES["java"].limit_address_space is False

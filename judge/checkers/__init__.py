@@ -4,6 +4,9 @@
     checker: {name: float, absolute: 1e-6}            # a built-in with keyword options
     checker: checker.py                               # the problem folder's own checker (see custom.py)
 
+`open_checker` is how a submission gets its checker: a problem's checker.py runs in a box for as long as the
+`with` block, and is torn down after it.
+
 A built-in is a class whose keyword-only `__init__` parameters are its options; their annotations say which
 types problem.yaml may give. A value of the right type that is still unusable is refused by the class with
 `ValueError("<option>: <what is wrong>")`. Either way the result is a SpecError naming problem.yaml and the key.
@@ -13,7 +16,9 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 from judge.checkers.base import Checker, CheckResult
 from judge.checkers.boj import BojChecker
@@ -23,8 +28,9 @@ from judge.checkers.float_tolerance import FloatChecker
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
 from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem_code import ProblemCodeBox
 
-__all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker"]
+__all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
 
 CheckerFactory = Callable[..., Checker]
 
@@ -38,15 +44,28 @@ BUILTIN_CHECKERS: dict[str, CheckerFactory] = {
 _TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: "true or false", str: "text"}
 
 
-def build_checker(problem: Problem) -> Checker:
-    """The checker `problem.spec.checker` names, built with its options; SpecError if either is wrong."""
+@contextmanager
+def open_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Iterator[Checker]:
+    """The checker `problem.spec.checker` names, for the duration of the block; a confined checker.py is started
+    in `box` (its files under `scratch`) and killed at the end."""
+    checker = build_checker(problem, box, scratch)
+    try:
+        yield checker
+    finally:
+        if isinstance(checker, CustomChecker):
+            checker.close()
+
+
+def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Checker:
+    """The checker `problem.spec.checker` names, built with its options; SpecError if either is wrong. A
+    CustomChecker must be closed: prefer `open_checker`."""
     spec_path = problem.root / SPEC_FILE
     name, options = problem.spec.checker.name, dict(problem.spec.checker.options)
     if name == CUSTOM_CHECKER_FILE:
         if options:
             key = next(iter(options))
             raise SpecError(f"{spec_path}: checker.{key}: unknown option for {name}; it takes no options")
-        return CustomChecker(path=problem.custom_checker_path)
+        return CustomChecker(path=problem.custom_checker_path, box=box, scratch=scratch)
     factory = BUILTIN_CHECKERS.get(name)
     if factory is None:
         choices = ", ".join([*BUILTIN_CHECKERS, CUSTOM_CHECKER_FILE])

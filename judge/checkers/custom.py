@@ -7,80 +7,152 @@ The file must define a function with the built-ins' contract:
     def check(*, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         return accepted() if output.split() == answer.split() else wrong("the board is not solved")
 
-It is imported from its path when the problem's checker is built, so a broken file is a SpecError before any
-submission runs. A crash or a bad return value while judging is the problem author's fault, not the student's:
-it becomes JudgeFailure (verdict JE) naming the file.
+It never runs in the judge's process: `CustomChecker` starts it once per submission in a box of its own
+(problem_code.py; host.py inside the box imports it and answers one request per test case), so a problem
+folder from a stranger cannot touch the machine. Each request gets the case's three files in a folder only the
+checker box sees. A file that cannot be imported is a SpecError before any submission runs; a crash, a hang,
+a bad return value or a limit hit while judging is the problem author's fault, not the student's: JudgeFailure
+(verdict JE) naming the file.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import inspect
-import sys
-from collections.abc import Callable
+import dataclasses
+import json
+import os
+import select
+import subprocess
+import time
 from pathlib import Path
-from types import ModuleType
 
+from judge import cgroups, execute
 from judge.checkers.base import CheckResult
 from judge.errors import JudgeFailure, SpecError
+from judge.execute import MIB
+from judge.problem_code import JUDGE_PACKAGE, PROBLEM_CODE_LIMITS, ProblemCodeBox
 from judge.verdicts import Verdict
 
-_CHECKER_VERDICTS = frozenset({Verdict.AC, Verdict.WA, Verdict.PE})
+REPLY_BYTES = 64 * 1024
+# The checker process lives for a whole submission; its CPU over all cases is bounded by the rlimit backstop.
+LIFETIME_LIMITS = dataclasses.replace(PROBLEM_CODE_LIMITS, time_seconds=300)
 
 
 class CustomChecker:
-    """Calls `check()` from a problem's checker.py and insists on a CheckResult with AC, WA or PE."""
+    """A problem's checker.py, running confined and warm for one submission. Use it as a context manager (or
+    call `close`): the box is torn down at the end, so nothing of it outlives the submission."""
 
-    def __init__(self, *, path: Path) -> None:
+    def __init__(self, *, path: Path, box: ProblemCodeBox, scratch: Path) -> None:
         self.path = path
-        self._check = _load_check(path)
+        self._box = box
+        self._folder = box.folder(scratch, path, "checker.py")
+        (self._folder / "host.py").write_bytes((JUDGE_PACKAGE / "checkers" / "host.py").read_bytes())
+        self._case = self._folder / "case"
+        self._case.mkdir()
+        self._stderr = scratch / "checker.err"
+        self._process: subprocess.Popen[bytes] | None = None
+        self._group: cgroups.RunGroup | None = None
+        reply = self._start()
+        if "error" in reply:
+            self.close()
+            raise SpecError(f"{path}: {reply['error']}")
 
-    def __getstate__(self) -> dict[str, Path]:
-        # Process pools and Dask workers get the path and import the file themselves; a function from a module
-        # that exists only in this process's sys.modules cannot be pickled by reference.
-        return {"path": self.path}
+    def __enter__(self) -> CustomChecker:
+        return self
 
-    def __setstate__(self, state: dict[str, Path]) -> None:
-        self.path = state["path"]
-        self._check = _load_check(self.path)
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        if self._process is None:
+            reply = self._start()  # the previous request killed it
+            if "error" in reply:
+                raise JudgeFailure(f"{self.path}: {reply['error']}")
+        for name, data in (("input", input), ("output", output), ("answer", answer)):
+            (self._case / name).write_bytes(data)
         try:
-            result = self._check(input=input, output=output, answer=answer)
-        except Exception as error:
-            raise JudgeFailure(f"{self.path}: check() raised {type(error).__name__}: {error}") from error
-        if not isinstance(result, CheckResult) or result.verdict not in _CHECKER_VERDICTS:
-            raise JudgeFailure(f"{self.path}: check() must return a CheckResult with AC, WA or PE, got {result!r:.80}")
-        return result
+            reply = self._request()
+        finally:
+            for name in ("input", "output", "answer"):
+                (self._case / name).unlink(missing_ok=True)
+        if "error" in reply:
+            raise JudgeFailure(f"{self.path}: {reply['error']}")
+        try:
+            return CheckResult(Verdict.from_short(str(reply["verdict"])), str(reply.get("message", "")))
+        except KeyError:
+            self.close()
+            raise JudgeFailure(f"{self.path}: the checker box answered nonsense: {str(reply)[:80]}") from None
 
+    def close(self) -> None:
+        """Kill the checker box and everything in it."""
+        process, group = self._process, self._group
+        self._process = self._group = None
+        if process is None:
+            return
+        if group is not None:
+            group.kill_all()
+        execute.kill_group(process.pid)
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
+        if group is not None:
+            group.remove()
 
-def _load_check(path: Path) -> Callable[..., object]:
-    module = _import_file(path)
-    check = getattr(module, "check", None)
-    if not callable(check):
-        raise SpecError(f"{path}: must define check(*, input: bytes, output: bytes, answer: bytes) -> CheckResult")
-    try:
-        inspect.signature(check).bind(input=b"", output=b"", answer=b"")
-    except (TypeError, ValueError):
-        raise SpecError(f"{path}: check() must take the keyword arguments input, output and answer") from None
-    return check
+    def _start(self) -> dict[str, object]:
+        limits = LIFETIME_LIMITS
+        argv, _ = self._box.command(self._folder, "host.py", "{program}", "{program}/checker.py", "{program}/case")
+        spec = self._box.run_spec(argv, self._folder, self._folder / "host.py", self._folder.parent)
+        self._group = cgroups.create(limits.memory_mib * MIB, limits.max_processes)
+        setup = execute.child_setup(limits, self._group, limits.output_mib * MIB, self._group is None, None,
+                                    spec.syscall_filter)
+        with open(self._stderr, "wb") as stderr:
+            self._process = subprocess.Popen(
+                spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=spec.cwd,
+                env=spec.env, preexec_fn=setup, start_new_session=True,
+            )
+        return self._reply()
 
+    def _request(self) -> dict[str, object]:
+        assert self._process is not None and self._process.stdin is not None
+        try:
+            self._process.stdin.write(b"check\n")
+            self._process.stdin.flush()
+        except BrokenPipeError:
+            return self._died()
+        return self._reply()
 
-def _import_file(path: Path) -> ModuleType:
-    """Import `path` under a name unique to it, so two problems' checker.py never share a module."""
-    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
-    name = f"judge_problem_checker_{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise SpecError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    # Registered before running, as importlib's recipe does: dataclasses and pickling look the module up by name.
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit) as error:
-        del sys.modules[name]
-        reason = " ".join(str(error).split())  # the CLI prints a SpecError as one line
-        raise SpecError(f"{path}: cannot import: {type(error).__name__}: {reason}") from None
-    return module
+    def _reply(self) -> dict[str, object]:
+        """One JSON line from the box within the wall limit, else the box is killed and the reason returned."""
+        assert self._process is not None and self._process.stdout is not None
+        cpu_before = self._group.cpu_seconds() if self._group is not None else 0.0
+        deadline = time.monotonic() + PROBLEM_CODE_LIMITS.wall_seconds
+        line = b""
+        descriptor = self._process.stdout.fileno()
+        while not line.endswith(b"\n"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
+                self.close()
+                return {"error": f"no answer within {PROBLEM_CODE_LIMITS.wall_seconds:g} s"}
+            chunk = os.read(descriptor, REPLY_BYTES)
+            if not chunk:
+                return self._died()
+            line += chunk
+            if len(line) > REPLY_BYTES:
+                self.close()
+                return {"error": "answered more than 64 KiB"}
+        if self._group is not None and self._group.cpu_seconds() - cpu_before > PROBLEM_CODE_LIMITS.time_seconds:
+            self.close()
+            return {"error": f"used more than {PROBLEM_CODE_LIMITS.time_seconds:g} s of CPU on one test"}
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self.close()
+            return {"error": f"the checker box answered nonsense: {line[:80]!r}"}
+        return reply
+
+    def _died(self) -> dict[str, object]:
+        self.close()
+        tail = self._stderr.read_bytes()[-500:].decode(errors="replace").strip().splitlines()
+        return {"error": f"stopped: {tail[-1] if tail else 'no message'}"}
