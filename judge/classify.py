@@ -17,13 +17,16 @@ STDERR_LINES_SHOWN = 5
 
 @dataclass(frozen=True)
 class Classification:
+    """A verdict and why. The message's first line is the summary (for an RE: what ended the run and the error's
+    headline); any further lines are the tail of stderr, kept as lines for the views to show below it."""
+
     verdict: Verdict
     message: str
 
 
 def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = ()) -> Classification | None:
     """The verdict a run earned before any checker looks at its output, or None if it exited cleanly."""
-    if stats.tripped is Tripped.MEMORY or (stats.exit_code != 0 and _mentions(stats.stderr_tail, memory_errors)):
+    if stats.tripped is Tripped.MEMORY or (_exited_by_itself(stats) and _mentions(stats.stderr_tail, memory_errors)):
         return Classification(Verdict.MLE, f"memory limit {limits.memory_mib} MiB exceeded")
     if stats.tripped is Tripped.CPU or stats.cpu_seconds > limits.time_seconds or stats.signal == signal.SIGXCPU:
         return Classification(Verdict.TLE, f"CPU time over {limits.time_seconds:g} s")
@@ -40,6 +43,15 @@ def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = (
     return None
 
 
+def _exited_by_itself(stats: RunStats) -> bool:
+    """A non-zero exit the program chose, not one the judge caused: only then may its stderr name the verdict.
+
+    A run the judge killed keeps the verdict of the limit that killed it, and a signal is RE, whatever the
+    program printed (else printing `MemoryError` would turn a TLE or a crash into MLE).
+    """
+    return stats.exit_code is not None and stats.exit_code != 0 and stats.tripped is None and stats.signal is None
+
+
 def _mentions(text: str, needles: tuple[str, ...]) -> bool:
     return any(needle in text for needle in needles)
 
@@ -52,5 +64,17 @@ def _signal_name(number: int) -> str:
 
 
 def _stderr(stats: RunStats) -> str:
-    lines = stats.stderr_tail.splitlines()[-STDERR_LINES_SHOWN:]
-    return (": " + " | ".join(line.strip() for line in lines if line.strip())) if lines else ""
+    """The error's headline on the first line, then the last lines of stderr below it, each kept as a line.
+
+    The headline is the last line that is not indented: Python's `NameError: ...` (its frames are indented), Java's
+    `Exception in thread "main" ...` or `Caused by: ...` (its frames start with a tab), C++'s `terminate called ...`.
+    A student reads the reason first and need not scroll through the traceback.
+    """
+    lines = [line.rstrip() for line in stats.stderr_tail.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    headline = next((index for index in reversed(range(len(lines))) if not lines[index][0].isspace()),
+                    len(lines) - 1)
+    start = max(0, len(lines) - STDERR_LINES_SHOWN)
+    tail = [line for index, line in enumerate(lines[start:], start) if index != headline]
+    return ": " + "\n".join([lines[headline].strip(), *tail])

@@ -12,11 +12,13 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from judge import __version__
 from judge.cli_options import default_jobs, sandbox_choice, sandbox_options
 from judge.doctor import examine
 from judge.errors import JudgeError
+from judge.inert import for_terminal
 from judge.grading.command import grade_command
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES
@@ -93,8 +95,8 @@ def doctor() -> int:
     for column in ("what", "status", "detail"):
         table.add_column(column, overflow="fold")
     for finding in examine():
-        style = {"ok": "green", "missing": "yellow", "none": "bold yellow"}.get(finding.status, "")
-        table.add_row(finding.topic, f"[{style}]{finding.status}[/]", finding.detail)
+        style = {"ok": "green", "warn": "yellow", "missing": "yellow", "none": "bold yellow"}.get(finding.status, "")
+        table.add_row(finding.topic, Text(finding.status, style=style), Text(finding.detail))
     Console(width=max(110, Console().width)).print(table)
     return EXIT_ACCEPTED
 
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = cli.main(args=argv, prog_name="judge", standalone_mode=False)
     except JudgeError as error:
-        click.echo(f"judge: {error}", err=True)
+        click.echo(for_terminal(f"judge: {error}"), err=True)  # messages quote paths, which may hold escapes
         return EXIT_USAGE
     except click.exceptions.Abort:
         click.echo("judge: interrupted", err=True)

@@ -33,6 +33,20 @@ RULES = [
      stats(exit_code=1, stderr_tail='Exception in thread "main" java.lang.OutOfMemoryError: Java heap space'),
      MLE, ["memory"]),
     ("MemoryError text but exit 0 is not MLE", stats(stderr_tail="MemoryError"), None, []),
+    ("MemoryError cannot turn a killed CPU TLE into MLE",
+     stats(tripped=Tripped.CPU, exit_code=None, signal=signal.SIGKILL, cpu_seconds=1.02, stderr_tail="MemoryError"),
+     TLE, ["CPU"]),
+    ("MemoryError cannot turn a wall TLE into MLE",
+     stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, wall_seconds=3.1, stderr_tail="MemoryError"),
+     TLE, ["wall"]),
+    ("MemoryError cannot turn SIGSEGV into MLE",
+     stats(exit_code=None, signal=signal.SIGSEGV, stderr_tail="MemoryError"), RE, ["SIGSEGV"]),
+    ("Java OOM cannot turn SIGSEGV into MLE",
+     stats(exit_code=None, signal=signal.SIGSEGV, stderr_tail="java.lang.OutOfMemoryError"), RE, ["SIGSEGV"]),
+    ("MemoryError cannot turn an output trip into MLE",
+     stats(tripped=Tripped.OUTPUT, exit_code=1, stderr_tail="MemoryError"), OLE, ["output"]),
+    ("MemoryError with a signal exit status is RE",
+     stats(exit_code=None, signal=signal.SIGABRT, stderr_tail="MemoryError"), RE, ["SIGABRT"]),
     ("memory beats CPU", stats(tripped=Tripped.MEMORY, cpu_seconds=5.0), MLE, []),
     ("CPU tripped", stats(tripped=Tripped.CPU, exit_code=None, signal=signal.SIGKILL, cpu_seconds=1.02), TLE,
      ["CPU", "1 s"]),
@@ -55,6 +69,8 @@ RULES = [
     ("exit code", stats(exit_code=3), RE, ["exit code 3"]),
     ("exit code with stderr", stats(exit_code=1, stderr_tail="Traceback\nZeroDivisionError: division by zero"), RE,
      ["exit code 1", "ZeroDivisionError"]),
+    ("too many processes with MemoryError stays RE",
+     stats(tripped=Tripped.PROCESSES, exit_code=1, stderr_tail="MemoryError"), RE, ["processes"]),
     ("clean exit", CLEAN, None, []),
 ]
 
@@ -82,3 +98,42 @@ def test_stderr_shows_only_the_last_lines() -> None:
     result = classify(stats(exit_code=1, stderr_tail=tail), LIMITS)
     assert result is not None
     assert "line 20" in result.message and "line 16" in result.message and "line 15" not in result.message
+
+
+PYTHON_TRACEBACK = """Traceback (most recent call last):
+  File "/box/main.py", line 3, in <module>
+    main()
+  File "/box/main.py", line 2, in main
+    exit(0)
+    ^^^^
+NameError: name 'exit' is not defined"""
+
+JAVA_TRACE = """Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 5 out of bounds for length 5
+\tat Main.solve(Main.java:9)
+\tat Main.main(Main.java:4)"""
+
+HEADLINES = [
+    # (id, stderr, the message's first line, the lines that follow it)
+    ("python: the exception comes first", PYTHON_TRACEBACK, "exit code 1: NameError: name 'exit' is not defined",
+     ["    main()", "  File \"/box/main.py\", line 2, in main", "    exit(0)", "    ^^^^"]),
+    ("java: the exception line, then the frames", JAVA_TRACE,
+     'exit code 1: Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 5 out of bounds '
+     "for length 5", ["\tat Main.solve(Main.java:9)", "\tat Main.main(Main.java:4)"]),
+    ("c++: the abort's reason, then what()", "terminate called after throwing an instance of 'std::out_of_range'\n"
+     "  what():  vector::_M_range_check", "exit code 1: terminate called after throwing an instance of "
+     "'std::out_of_range'", ["  what():  vector::_M_range_check"]),
+    ("only indented lines: the last one", "  a\n  b", "exit code 1: b", ["  a"]),
+    ("blank lines are dropped", "\n\nboom\n\n", "exit code 1: boom", []),
+]
+
+
+@pytest.mark.parametrize(("stderr", "first", "rest"), [row[1:] for row in HEADLINES], ids=[row[0] for row in HEADLINES])
+def test_re_message_puts_the_error_first_and_keeps_lines(stderr: str, first: str, rest: list[str]) -> None:
+    result = classify(stats(exit_code=1, stderr_tail=stderr), LIMITS)
+    assert result is not None and result.verdict is RE
+    assert result.message.split("\n") == [first, *rest]
+
+
+def test_re_message_without_stderr_is_one_line() -> None:
+    result = classify(stats(exit_code=None, signal=signal.SIGSEGV), LIMITS)
+    assert result is not None and result.message == "killed by SIGSEGV"

@@ -3,13 +3,16 @@
 Scoring: a pair scores 1 when accepted and 0 otherwise; with `partial`, a pair that is not accepted scores the
 fraction of the problem's tests it passed (a compile error passes none). A student's score is the sum over the
 problems, so a missing submission counts 0 and an empty cell in grades.csv means "nothing was submitted".
+
+Student names and problem ids are hostile text: in grades.csv they pass `csv_cell` (a name like `=HYPERLINK(...)`
+stays text in a spreadsheet; the scores stay numbers), and grades.json is written by `json_document` (pure ASCII,
+so a folder name that is not UTF-8 is a `\\udcff` escape, never an encoding error).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -22,6 +25,7 @@ from judge import __version__
 from judge.grading.discovery import ClassFolder, Unmatched
 from judge.grading.store import StoredResult
 from judge.grading.tasks import Pair
+from judge.inert import csv_cell, json_document
 from judge.problem import Problem
 from judge.verdicts import Verdict
 
@@ -138,18 +142,18 @@ def write_csv(gradebook: Gradebook, path: Path) -> None:
     """One row per student: the verdict's short code per problem (empty if not submitted), then the score."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", *(problem.id for problem in gradebook.problems), "score"])
+    writer.writerow(["student", *(csv_cell(problem.id) for problem in gradebook.problems), "score"])
     for student in gradebook.students:
         cells = [
             result.verdict.short if (result := gradebook.result(student, problem.id)) is not None else ""
             for problem in gradebook.problems
         ]
-        writer.writerow([student, *cells, format_score(gradebook.score(student))])
+        writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student))])
     write_atomically(path, buffer.getvalue())
 
 
 def write_json(gradebook: Gradebook, path: Path) -> None:
-    write_atomically(path, json.dumps(gradebook.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    write_atomically(path, json_document(gradebook.to_dict()) + "\n")
 
 
 def write_atomically(path: Path, text: str) -> None:

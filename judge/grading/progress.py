@@ -2,6 +2,9 @@
 
 It is only drawn for a person watching: not with `--quiet`, and not when stderr is not a terminal (a log file or
 a CI job would fill with redraws). Disabled, every method does nothing, so the session need not care.
+
+No column renders a format string as rich markup: the verdict counts are built as `Text`, so nothing a submission
+names can ever be read as markup here (the bar shows no paths).
 """
 
 from __future__ import annotations
@@ -32,6 +35,15 @@ class _RateColumn(ProgressColumn):
         return Text(f"{speed:.2f} pairs/s" if speed else "- pairs/s", style="progress.data.speed")
 
 
+class _VerdictsColumn(ProgressColumn):
+    """The running count per verdict, each in its verdict's colour."""
+
+    def render(self, task: Task) -> Text:
+        counts: Counter[Verdict] = task.fields["counts"]
+        return Text(" ").join(Text(f"{verdict.short} {count}", style=verdict.colour)
+                              for verdict in Verdict if (count := counts[verdict]))
+
+
 class GradeProgress:
     """Use as a context manager around the grading; call `advance` once per pair that reached the database."""
 
@@ -46,11 +58,11 @@ class GradeProgress:
             MofNCompleteColumn(),
             _RateColumn(),
             TimeRemainingColumn(),
-            TextColumn("{task.fields[verdicts]}"),
+            _VerdictsColumn(),
             console=console or Console(stderr=True),
             transient=False,
         )
-        self._task = self._progress.add_task("judging", total=total, verdicts="")
+        self._task = self._progress.add_task("judging", total=total, counts=self._counts)
 
     @staticmethod
     def wanted(*, quiet: bool, console: Console | None = None) -> bool:
@@ -71,9 +83,4 @@ class GradeProgress:
         if self._progress is None:
             return
         self._counts[verdict] += 1
-        shown = " ".join(
-            f"[{verdict.colour}]{verdict.short} {count}[/]"
-            for verdict in Verdict
-            if (count := self._counts[verdict])
-        )
-        self._progress.update(self._task, advance=1, verdicts=shown)
+        self._progress.update(self._task, advance=1)

@@ -1,14 +1,17 @@
 """report.html: one self-contained page presenting a gradebook (it decides nothing).
 
 No network and no external files: the CSS and the small script live in the template (report.html next to this
-module), the plots are inline SVG drawn by svg.py. Every piece of text that came from a student or a problem is
-HTML-escaped. The page holds the student x problem verdict matrix, a <details> element per pair with the
+module), the plots are inline SVG drawn by svg.py. Every piece of text that came from a student or a problem passes
+`html_text`: HTML-escaped, controls shown as visible escapes, and a name that is not UTF-8 shown as `\\xNN`
+(a lone surrogate would otherwise crash writing the page). A test's message shows its first line in the table
+cell and any further lines (an RE's stderr tail) in a <pre> below it, keeping their layout.
+
+The page holds the student x problem verdict matrix, a <details> element per pair with the
 per-test report (a click on a matrix cell opens it), the verdict and CPU-time plots, and the unmatched files.
 """
 
 from __future__ import annotations
 
-from html import escape
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -16,6 +19,7 @@ from string import Template
 from judge import __version__
 from judge.grading.gradebook import Gradebook, format_score, write_atomically
 from judge.grading.svg import VERDICT_COLOURS, TimePoint, cpu_strip, verdict_bars
+from judge.inert import html_text
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
@@ -27,8 +31,8 @@ def render(gradebook: Gradebook) -> str:
     anchors = {pair: f"pair-{index}" for index, pair in enumerate(_ordered_pairs(gradebook), start=1)}
     scoring = "partial credit (fraction of tests passed)" if gradebook.partial else "1 per accepted problem"
     return template.substitute(
-        title=escape(f"Grades: {len(gradebook.students)} students × {len(gradebook.problems)} problems"),
-        meta=escape(f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; "
+        title=html_text(f"Grades: {len(gradebook.students)} students × {len(gradebook.problems)} problems"),
+        meta=html_text(f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; "
                     f"scoring: {scoring}"),
         verdict_css="\n".join(
             f"  .v-{verdict.short} {{ background: {colour}; }}" for verdict, colour in VERDICT_COLOURS.items()
@@ -65,15 +69,16 @@ def _totals(gradebook: Gradebook) -> str:
         counts[result.verdict] += 1
     chips = [f'<span class="chip plain">{len(gradebook.students)} students</span>',
              f'<span class="chip plain">{len(gradebook.results)} submissions</span>']
-    chips += [f'<span class="chip v-{verdict.short}" title="{escape(verdict.boj_name)}">{verdict.short} {count}</span>'
-              for verdict, count in counts.items() if count]
+    chips += [f'<span class="chip v-{verdict.short}" title="{html_text(verdict.boj_name)}">'
+              f"{verdict.short} {count}</span>" for verdict, count in counts.items() if count]
     if gradebook.unmatched:
         chips.append(f'<span class="chip plain">{len(gradebook.unmatched)} unmatched</span>')
     return "".join(chips)
 
 
 def _matrix(gradebook: Gradebook, anchors: dict[tuple[str, str], str]) -> str:
-    head = "".join(f'<th title="{escape(problem.title)}">{escape(problem.id)}</th>' for problem in gradebook.problems)
+    head = "".join(f'<th title="{html_text(problem.title)}">{html_text(problem.id)}</th>'
+                   for problem in gradebook.problems)
     rows = [f'<thead><tr><th class="student">student</th>{head}<th>score</th></tr></thead><tbody>']
     for student in gradebook.students:
         cells = []
@@ -84,12 +89,12 @@ def _matrix(gradebook: Gradebook, anchors: dict[tuple[str, str], str]) -> str:
                 continue
             short = result.verdict.short
             cells.append(
-                f'<td class="cell v-{short}" title="{escape(result.verdict.boj_name)}">'
+                f'<td class="cell v-{short}" title="{html_text(result.verdict.boj_name)}">'
                 f'<a href="#{anchors[(student, problem.id)]}">{short}</a>'
                 f"<small>{result.tests_passed}/{result.tests_total}</small></td>"
             )
         score = format_score(gradebook.score(student))
-        rows.append(f'<tr><td class="student">{escape(student)}</td>{"".join(cells)}'
+        rows.append(f'<tr><td class="student">{html_text(student)}</td>{"".join(cells)}'
                     f'<td class="score">{score}</td></tr>')
     rows.append("</tbody>")
     return "".join(rows)
@@ -112,14 +117,14 @@ def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
     short = result.verdict.short
     parts = [
         f'<details class="pair" id="{anchor}"><summary><span class="badge v-{short}">{short}</span> '
-        f"<strong>{escape(student)}</strong> · {escape(problem_id)} · {escape(fingerprint.source_path)} · "
+        f"<strong>{html_text(student)}</strong> · {html_text(problem_id)} · {html_text(fingerprint.source_path)} · "
         f"{result.tests_passed}/{result.tests_total} tests</summary>",
-        f'<p class="muted">judged {escape(result.judged_at)} on {escape(result.worker)} by judge '
-        f"{escape(fingerprint.judge_version)}; source sha256 {fingerprint.source_sha256[:12]}…, problem "
+        f'<p class="muted">judged {html_text(result.judged_at)} on {html_text(result.worker)} by judge '
+        f"{html_text(fingerprint.judge_version)}; source sha256 {fingerprint.source_sha256[:12]}…, problem "
         f"{fingerprint.problem_hash[:12]}…</p>",
     ]
     if result.error:
-        parts.append(f"<p>The judge could not judge this submission:</p><pre>{escape(result.error)}</pre>")
+        parts.append(f"<p>The judge could not judge this submission:</p><pre>{html_text(result.error)}</pre>")
     if result.report is not None:
         parts.append(_report_body(SubmissionResult.from_dict(result.report)))
     parts.append("</details>")
@@ -128,16 +133,18 @@ def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
 
 def _report_body(report: SubmissionResult) -> str:
     limits = report.limits
-    parts = [f'<p class="muted">{escape(report.language)}; limits {limits.time_seconds:g} s CPU, '
-             f"{limits.memory_mib} MiB; isolation {escape(report.isolation)}</p>"]
+    parts = [f'<p class="muted">{html_text(report.language)}; limits {limits.time_seconds:g} s CPU, '
+             f"{limits.memory_mib} MiB; isolation {html_text(report.isolation)}</p>"]
     if report.compile_message:
-        parts.append(f"<pre>{escape(report.compile_message)}</pre>")
+        parts.append(f"<pre>{html_text(report.compile_message)}</pre>")
     if report.cases:
         rows = ["<tr><th>test</th><th>verdict</th><th>CPU s</th><th>wall s</th><th>MiB</th><th>message</th></tr>"]
         for case in report.cases:
-            message = escape(case.message) + (f"<pre>{escape(case.diff)}</pre>" if case.diff else "")
+            first, _, rest = case.message.partition("\n")
+            message = html_text(first) + (f"<pre>{html_text(rest)}</pre>" if rest else "")
+            message += f"<pre>{html_text(case.diff)}</pre>" if case.diff else ""
             rows.append(
-                f'<tr><td>{escape(case.name)}</td><td><span class="badge v-{case.verdict.short}">'
+                f'<tr><td>{html_text(case.name)}</td><td><span class="badge v-{case.verdict.short}">'
                 f'{case.verdict.short}</span></td><td class="num">{case.cpu_seconds:.3f}</td>'
                 f'<td class="num">{case.wall_seconds:.3f}</td><td class="num">{case.peak_mib:.1f}</td>'
                 f"<td>{message}</td></tr>"
@@ -149,6 +156,6 @@ def _report_body(report: SubmissionResult) -> str:
 def _unmatched(gradebook: Gradebook) -> str:
     if not gradebook.unmatched:
         return '<p class="muted">None: every file was matched to a student and a problem.</p>'
-    items = "".join(f"<li><code>{escape(item.relative)}</code>: {escape(item.reason)}</li>"
+    items = "".join(f"<li><code>{html_text(item.relative)}</code>: {html_text(item.reason)}</li>"
                     for item in gradebook.unmatched)
     return f'<ul class="unmatched">{items}</ul>'

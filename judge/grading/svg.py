@@ -1,6 +1,7 @@
 """Inline SVG plots for report.html, drawn from plain numbers: no plotting library, no network, no script.
 
-Every mark carries a <title>, so hovering it in a browser shows the exact figure behind it.
+Every mark carries a <title>, so hovering it in a browser shows the exact figure behind it. Labels and student
+names pass `html_text` (escaped, encodable as UTF-8).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
+from judge.inert import html_text
 from judge.verdicts import Verdict
 
 VERDICT_COLOURS: dict[Verdict, str] = {
@@ -59,7 +60,7 @@ def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
             width = plot_width * count / most
             parts.append(
                 f'<rect x="{x:.1f}" y="{top}" width="{width:.1f}" height="18" fill="{VERDICT_COLOURS[verdict]}">'
-                f"<title>{escape(label)}: {verdict.short} × {count}</title></rect>"
+                f"<title>{html_text(label)}: {verdict.short} × {count}</title></rect>"
             )
             if width >= 22:
                 parts.append(f'<text x="{x + width / 2:.1f}" y="{top + 13}" fill="#fff" text-anchor="middle" '
@@ -96,21 +97,21 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
         parts.append(_label(label, middle + 4))
         parts.append(
             f'<line x1="{x_of(limit):.1f}" y1="{middle - 12}" x2="{x_of(limit):.1f}" y2="{middle + 12}" '
-            f'stroke="#d64545" stroke-width="2" stroke-dasharray="4 3"><title>{escape(label)}: time limit '
+            f'stroke="#d64545" stroke-width="2" stroke-dasharray="4 3"><title>{html_text(label)}: time limit '
             f"{limit:g} s (before the language allowance)</title></line>"
         )
         for order, point in enumerate(points):
             jitter = (order * 7919 % 17 - 8) * 1.1  # deterministic spread, so identical times stay visible
             parts.append(
                 f'<circle cx="{x_of(point.seconds):.1f}" cy="{middle + jitter:.1f}" r="4" '
-                f'fill="{VERDICT_COLOURS[point.verdict]}" fill-opacity="0.8"><title>{escape(point.student)}: '
+                f'fill="{VERDICT_COLOURS[point.verdict]}" fill-opacity="0.8"><title>{html_text(point.student)}: '
                 f"{point.seconds:.3f} s ({point.verdict.short})</title></circle>"
             )
         if points:
             median = statistics.median(point.seconds for point in points)
             parts.append(
                 f'<line x1="{x_of(median):.1f}" y1="{middle - 13}" x2="{x_of(median):.1f}" y2="{middle + 13}" '
-                f'stroke="#111" stroke-width="2"><title>{escape(label)}: median {median:.3f} s</title></line>'
+                f'stroke="#111" stroke-width="2"><title>{html_text(label)}: median {median:.3f} s</title></line>'
             )
     present = [verdict for verdict in Verdict if any(p.verdict is verdict for _, _, points in rows for p in points)]
     parts.append(_legend(present, axis_y + 50))
@@ -120,12 +121,12 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
 
 def _open_svg(height: int, title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}" '
-            f'width="{WIDTH}" height="{height}"><title>{escape(title)}</title>')
+            f'width="{WIDTH}" height="{height}"><title>{html_text(title)}</title>')
 
 
 def _label(text: str, baseline: float) -> str:
     return (f'<text x="{LABEL_WIDTH - 8}" y="{baseline:.1f}" text-anchor="end" fill="#222" {FONT}>'
-            f"{escape(text)}</text>")
+            f"{html_text(text)}</text>")
 
 
 def _legend(verdicts: Sequence[Verdict], baseline: float) -> str:

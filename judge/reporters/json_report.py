@@ -1,13 +1,17 @@
-"""JSON: one document per submission, for machines (`judge run --json`)."""
+"""JSON: one document per submission, for machines (`judge run --json`).
+
+Written by `json_document`: pure ASCII, so a control byte or a name that is not UTF-8 is a `\\u` escape in valid
+JSON, never a raw byte and never an encoding error.
+"""
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
+from judge.inert import json_document
 from judge.results import SubmissionResult
 
 
 def report(result: SubmissionResult, stream: TextIO) -> None:
-    json.dump(result.to_dict(), stream, ensure_ascii=False, indent=2)
+    stream.write(json_document(result.to_dict()))
     stream.write("\n")

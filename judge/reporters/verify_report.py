@@ -1,14 +1,18 @@
-"""Presenting a `judge verify` report: a rich table for people, one JSON document for machines."""
+"""Presenting a `judge verify` report: a rich table for people, one JSON document for machines.
+
+Paths, test names, validator details and messages are hostile text: they reach rich as `Text` through
+`for_terminal` (never as markup), and the JSON is written by `json_document` (pure ASCII).
+"""
 
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from judge.inert import for_terminal, json_document
 from judge.verify import SubmissionCheck, VerifyReport
 
 
@@ -30,22 +34,30 @@ def _short_path(check: SubmissionCheck) -> str:
     return "/".join(check.path.parts[-3:])
 
 
+def _first_line(message: str) -> str:
+    """A message's summary line (an RE's further lines are its stderr tail; `judge run` shows them in full)."""
+    return message.split("\n")[0]
+
+
 def report_text(report: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
     bad_data = [check for check in report.data_checks if not check.ok]
     console.print(f"test data: {len(report.data_checks) - len(bad_data)}/{len(report.data_checks)} tests valid")
     for check in bad_data:
-        console.print(f"  [red]invalid[/] {check.problem_id}/{check.test}: {check.detail}")
+        console.print(Text.assemble("  ", ("invalid", "red"),
+                                    for_terminal(f" {check.problem_id}/{check.test}: {check.detail}")))
     table = Table(show_edge=False, pad_edge=False)
     for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
         table.add_column(column, overflow="fold", no_wrap=column == "submission")
     for check in report.submissions:
         note = check.skipped or check.slow_warning
         if not check.ok:
-            note = "MISMATCH" + (f": {check.result.cases[-1].message}" if check.result and check.result.cases else "")
+            note = "MISMATCH" + (f": {_first_line(check.result.cases[-1].message)}"
+                                 if check.result and check.result.cases else "")
         table.add_row(
-            _short_path(check), check.result.language if check.result else "", check.expected.short, _got(check),
-            _timing(check), Text(note, style="bold red" if not check.ok else "yellow" if note else ""),
+            Text(for_terminal(_short_path(check))), Text(for_terminal(check.result.language if check.result else "")),
+            check.expected.short, _got(check), _timing(check),
+            Text(for_terminal(note), style="bold red" if not check.ok else "yellow" if note else ""),
         )
     console.print(table)
     mismatches = sum(not check.ok for check in report.submissions)
@@ -76,5 +88,5 @@ def report_json(report: VerifyReport, stream: TextIO) -> None:
             for check in report.submissions
         ],
     }
-    json.dump(document, stream, ensure_ascii=False, indent=2)
+    stream.write(json_document(document))
     stream.write("\n")
