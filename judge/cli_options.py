@@ -8,6 +8,7 @@ from typing import Callable, TypeVar, get_args
 import click
 
 from judge.options import SandboxChoice
+from judge.problem import MAX_SOURCE_LIMIT_KIB
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
@@ -18,6 +19,13 @@ def sandbox_options(function: Command) -> Command:
                             show_default=True, help="bwrap confines submissions; auto uses it when it works here.")(function)
     return click.option("--require-sandbox", is_flag=True,
                         help="Refuse to run (exit 2) unless bwrap works here.")(function)
+
+
+def source_limit_option(function: Command) -> Command:
+    """`--source-limit KIB`: a source larger than this is refused unread (default: the problem's source_limit)."""
+    return click.option("--source-limit", "source_limit", metavar="KIB", type=click.IntRange(1, MAX_SOURCE_LIMIT_KIB),
+                        default=None, help="Refuse sources larger than this many KiB, unread (default: each "
+                                           "problem's source_limit, 64 unless its problem.yaml says otherwise).")(function)
 
 
 def sandbox_choice(sandbox: SandboxChoice, require_sandbox: bool) -> SandboxChoice:

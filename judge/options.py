@@ -15,8 +15,14 @@ class RunOptions:
     language: a language name overriding detection by extension (`--lang pypy3`).
     fail_fast: stop at the first non-AC test.
     sandbox: `auto` uses bubblewrap when it works here, `bwrap` insists on it, `none` runs unconfined.
+    source_limit_kib: the largest source read, in KiB (`--source-limit`); None means the problem's `source_limit`.
     """
 
     language: str | None = None
     fail_fast: bool = False
     sandbox: SandboxChoice = "auto"
+    source_limit_kib: int | None = None
+
+    def source_limit_bytes(self, problem_kib: int) -> int:
+        """The cap on a source's size in bytes: `--source-limit` when given, else the problem's `source_limit`."""
+        return 1024 * (self.source_limit_kib if self.source_limit_kib is not None else problem_kib)

@@ -2,10 +2,16 @@
 
 Every mistake in a problem folder is a `SpecError` whose message names the file and the key, e.g.
 `problems/2580/problem.yaml: time_limit: must be a positive number, got 'fast'`.
+
+A problem folder is not trusted: problem.yaml is read only as a regular file of at most 64 KiB, with YAML aliases
+refused (405 bytes of nested aliases, "billion laughs", expand to a billion values), and the test files, checker.py
+and the validator must be regular files, never symbolic links, so a folder cannot make the judge read, pack and
+ship files from elsewhere on the grading machine.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +21,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from judge.errors import SpecError
+from judge.intake import Refused, kind_refusal, read_source
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
+SPEC_LIMIT_BYTES = 64 * 1024
+DEFAULT_SOURCE_LIMIT_KIB = 64
+"""BOJ's code length limit for most problems."""
+MAX_SOURCE_LIMIT_KIB = 16 * 1024
 
 
 class CheckerSpec(BaseModel):
@@ -43,6 +54,7 @@ class ProblemSpec(BaseModel):
     checker: CheckerSpec = Field(default_factory=CheckerSpec)
     language_allowance: bool = True
     validator: Literal["validator.py"] | None = None
+    source_limit: int = Field(default=DEFAULT_SOURCE_LIMIT_KIB, gt=0, le=MAX_SOURCE_LIMIT_KIB)  # KiB
 
     @field_validator("checker", mode="before")
     @classmethod
@@ -97,19 +109,45 @@ def load_problem(root: Path | str) -> Problem:
     spec_path = root / SPEC_FILE
     if not root.is_dir():
         raise SpecError(f"{root}: no such problem folder")
-    if not spec_path.is_file():
+    if not os.path.lexists(spec_path):
         raise SpecError(f"{spec_path}: missing; every problem folder needs a problem.yaml")
     spec = _load_spec(spec_path)
-    if spec.checker.name == CUSTOM_CHECKER_FILE and not (root / CUSTOM_CHECKER_FILE).is_file():
-        raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
-    if spec.validator and not (root / spec.validator).is_file():
-        raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
+    if spec.checker.name == CUSTOM_CHECKER_FILE:
+        if not (root / CUSTOM_CHECKER_FILE).is_file():
+            raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
+        _require_regular(root / CUSTOM_CHECKER_FILE)
+    if spec.validator:
+        if not (root / spec.validator).is_file():
+            raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
+        _require_regular(root / spec.validator)
     return Problem(root=root, spec=spec, tests=_load_tests(root))
+
+
+def _require_regular(path: Path) -> None:
+    """A SpecError unless `path` is a regular file itself: a link could point at any file of the grading machine."""
+    reason = kind_refusal(path.lstat().st_mode)
+    if reason:
+        raise SpecError(f"{path}: {reason}; a problem's files must be regular files inside its folder")
+
+
+class _SpecLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases. An alias (`*name`) repeats a node, and aliases of aliases grow
+    exponentially ("billion laughs"); a problem.yaml never needs one, so the first is an error at its line."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed; write the value out",
+                                              self.peek_event().start_mark)
+        return super().compose_node(parent, index)
 
 
 def _load_spec(spec_path: Path) -> ProblemSpec:
     try:
-        raw = yaml.safe_load(spec_path.read_text(encoding="utf-8"))
+        text = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE).decode("utf-8")
+        raw = yaml.load(text, Loader=_SpecLoader)  # noqa: S506 -- a SafeLoader, minus aliases
+    except Refused as refused:
+        raise SpecError(f"{spec_path}: {refused.reason}; it must be a regular file of at most "
+                        f"{SPEC_LIMIT_BYTES // 1024} KiB") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -159,6 +197,8 @@ def _first_error(error: ValidationError) -> str:
 
 def _load_tests(root: Path) -> tuple[TestCase, ...]:
     tests_dir = root / "tests"
+    if tests_dir.is_symlink():
+        raise SpecError(f"{tests_dir}: is a symbolic link; put the test cases in a folder inside the problem folder")
     if not tests_dir.is_dir():
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
     # Samples first (students read them first), then the rest in natural order.
@@ -168,8 +208,10 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
     cases = []
     for input_path in inputs:
         answer_path = input_path.with_suffix(".ans")
-        if not answer_path.is_file():
+        if not os.path.lexists(answer_path):
             raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer)")
+        _require_regular(input_path)
+        _require_regular(answer_path)
         cases.append(TestCase(name=input_path.stem, input_path=input_path, answer_path=answer_path))
     orphans = sorted(path.name for path in tests_dir.glob("*.ans") if not path.with_suffix(".in").is_file())
     if orphans:

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from judge.grading.discovery import load_problems, scan_class
+from judge.grading.discovery import load_problems, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
@@ -125,7 +125,7 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
     problems = load_problems(write_problems(tmp_path / "problems"))
     root = write_class(tmp_path / "class", {student: {"add.py": "add_ac", "mul.py": "mul_wa"},
                                             "lee": {"add.py": "re", "notes.txt": "re"}})
-    found = scan_class(root, problems.keys(), "auto")
+    found = scan_class(root, source_limits(problems, RunOptions()), "auto")
     outcomes = {
         (student, "add"): PairOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
         (student, "mul"): PairOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "", "w:2"),

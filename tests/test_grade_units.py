@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_grade_helpers import ADD_TESTS, sample_gradebook, write_class, write_problem, write_problems
+from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
 from judge.errors import JudgeError, SpecError
-from judge.grading.discovery import load_problems, scan_class
+from judge.grading.discovery import load_problems, scan_class, source_limits
 from judge.grading.executors import EXECUTORS, ExecutorChoice
 from judge.grading.gradebook import format_score, write_csv, write_json
 from judge.grading.packing import ProblemPack, SourceFile
@@ -37,6 +38,10 @@ def problems(tmp_path: Path) -> Path:
     return write_problems(tmp_path / "problems")
 
 
+def _limits(problems: Path) -> dict[str, int]:
+    return source_limits(load_problems(problems), RunOptions())
+
+
 def test_by_student_layout_is_detected_and_every_stray_file_is_listed(tmp_path: Path, problems: Path) -> None:
     root = write_class(tmp_path / "class")
     (root / "frank").mkdir()
@@ -45,7 +50,7 @@ def test_by_student_layout_is_detected_and_every_stray_file_is_listed(tmp_path: 
     (root / "readme.md").write_text("hi\n")
     (root / "alice" / ".add.py.swp").write_text("litter\n")
 
-    found = scan_class(root, load_problems(problems).keys(), "auto")
+    found = scan_class(root, _limits(problems), "auto")
 
     assert found.layout == "by-student"
     assert found.students == ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -62,7 +67,7 @@ def test_by_student_layout_is_detected_and_every_stray_file_is_listed(tmp_path: 
 
 
 def test_by_problem_layout_gives_the_same_pairs(tmp_path: Path, problems: Path) -> None:
-    ids = load_problems(problems).keys()
+    ids = _limits(problems)
     by_student = scan_class(write_class(tmp_path / "a"), ids, "auto")
     by_problem = scan_class(write_class(tmp_path / "b", by_problem=True), ids, "auto")
 
@@ -76,7 +81,7 @@ def test_a_tie_asks_for_the_layout_and_an_explicit_layout_wins(tmp_path: Path, p
     root = tmp_path / "class"
     (root / "kim").mkdir(parents=True)
     (root / "kim" / "hello.py").write_text("print(1)\n")
-    ids = load_problems(problems).keys()
+    ids = _limits(problems)
 
     with pytest.raises(JudgeError, match="cannot tell the layout.*--layout"):
         scan_class(root, ids, "auto")
@@ -89,12 +94,47 @@ def test_a_second_file_for_the_same_pair_is_listed_not_judged(tmp_path: Path, pr
     root = write_class(tmp_path / "class", {"kim": {"add.py": "add_ac"}})
     (root / "kim" / "add.cpp").write_text("int main(){}\n")
 
-    found = scan_class(root, load_problems(problems).keys(), "auto")
+    found = scan_class(root, _limits(problems), "auto")
 
     assert [item.relative for item in found.submissions] == ["kim/add.cpp"]
     assert [(item.relative, item.reason) for item in found.unmatched] == [
         ("kim/add.py", "a second file for this pair; graded kim/add.cpp")
     ]
+
+
+def test_the_scan_reads_each_source_once_and_refuses_what_is_not_a_regular_file(tmp_path: Path,
+                                                                               problems: Path) -> None:
+    root = write_class(tmp_path / "class", {"kim": {"add.py": "add_ac"}, "lee": {"add.py": "add_wa"}},
+                       by_problem=True)
+    (root / "mul").mkdir()
+    os.mkfifo(root / "mul" / "kim.py")
+    (root / "add" / "eve.py").symlink_to(root / "add" / "kim.py")
+    (tmp_path / "outside").mkdir()
+    (root / "mul-copy").symlink_to(tmp_path / "outside")
+    (root / "add" / "big.py").write_bytes(b"#" * (64 * 1024 + 1))
+
+    found = scan_class(root, _limits(problems), "by-problem")
+
+    assert [(item.relative, item.source.content) for item in found.submissions] == [
+        ("add/kim.py", SOURCES["add_ac"].encode()), ("add/lee.py", SOURCES["add_wa"].encode()),
+    ]
+    assert {item.relative: item.reason for item in found.unmatched} == {
+        "add/big.py": "refused: is larger than the 64 KiB source limit",
+        "add/eve.py": "refused: is a symbolic link",
+        "mul-copy": "refused: is a symbolic link",
+        "mul/kim.py": "refused: is a FIFO",
+    }
+    assert found.students == ("big", "eve", "kim", "lee")
+
+
+def test_each_problem_has_its_own_source_limit_unless_one_is_given(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    write_problem(problems / "add", "add", ADD_TESTS, source_limit=1)
+    write_problem(problems / "mul", "mul", ADD_TESTS)
+    loaded = load_problems(problems)
+
+    assert source_limits(loaded, RunOptions()) == {"add": 1024, "mul": 64 * 1024}
+    assert source_limits(loaded, RunOptions(source_limit_kib=2)) == {"add": 2048, "mul": 2048}
 
 
 def test_problems_folder_mistakes_are_usage_errors(tmp_path: Path) -> None:
@@ -181,6 +221,23 @@ def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
 
     assert [task.student for task in stale_tasks(tasks, stored, force=False)] == ["edited", "failed", "new"]
     assert stale_tasks(tasks, stored, force=True) == tasks
+
+
+def test_names_that_are_not_utf8_are_stored_as_they_are_and_found_again(tmp_path: Path) -> None:
+    student = os.fsdecode(b"\xffkim\x1b")
+    task = _task(tmp_path, student=student)
+    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, report=None, error="odd \ud800 text", worker="w:1")
+    with ResultStore(tmp_path / "out") as store:
+        store.record(task, outcome)
+    with ResultStore(tmp_path / "out") as store:
+        stored = store.results()
+
+    assert list(stored) == [(student, "add")]
+    assert stored[student, "add"].fingerprint.source_path == f"{student}/add.py"
+    assert stored[student, "add"].error == "odd \ud800 text"
+    with ResultStore(tmp_path / "out") as store:
+        store.record(task, _outcome(Verdict.AC))
+        assert list(store.results()) == [(student, "add")]
 
 
 def test_a_database_from_elsewhere_is_refused(tmp_path: Path) -> None:

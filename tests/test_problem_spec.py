@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -48,6 +49,11 @@ def test_defaults(tmp_path: Path) -> None:
     assert spec.output_limit == 1
     assert spec.checker.name == "boj" and dict(spec.checker.options) == {}
     assert spec.language_allowance is True
+    assert spec.source_limit == 64
+
+
+def test_source_limit_is_read_in_kib(tmp_path: Path) -> None:
+    assert load_problem(write(tmp_path / "p", VALID + "source_limit: 128\n")).spec.source_limit == 128
 
 
 def test_checker_as_a_string(tmp_path: Path) -> None:
@@ -102,6 +108,15 @@ SPEC_ERRORS = [
     ("empty file", "", "~must be a mapping"),
     ("unknown checker option type", VALID.replace("checker: tokens", "checker: {name: float, absolute: [1]}"),
      "~checker.options.absolute"),
+    ("zero source limit", VALID + "source_limit: 0\n", "source_limit: must be a positive number, got 0"),
+    ("fractional source limit", VALID + "source_limit: 1.5\n", "source_limit: must be a whole number, got 1.5"),
+    ("huge source limit", VALID + "source_limit: 99999\n", "~source_limit: input should be less than or equal to"),
+    ("an alias", "id: &i x\ntitle: *i\ntime_limit: 1\nmemory_limit: 64\n",
+     "line 2: aliases (*name) are not allowed; write the value out"),
+    ("a merge key", VALID + "base: &b {time_limit: 1}\nmore:\n  <<: *b\n",
+     "line 11: aliases (*name) are not allowed; write the value out"),
+    ("over 64 KiB", VALID + "# padding\n" * 7000,
+     "is larger than the 64 KiB problem.yaml limit; it must be a regular file of at most 64 KiB"),
 ]
 
 
@@ -161,4 +176,60 @@ def test_input_without_answer(tmp_path: Path) -> None:
 def test_answer_without_input(tmp_path: Path) -> None:
     root = write(tmp_path / "p", VALID, {"1.in": "1\n", "1.ans": "1\n", "3.ans": "3\n"})
     with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'tests' / '3.ans'}: ") + "has no matching .in"):
+        load_problem(root)
+
+
+# --- files that are not regular files: a problem folder cannot make the judge read elsewhere -------------------
+
+
+def test_anchors_without_aliases_still_load(tmp_path: Path) -> None:
+    assert load_problem(write(tmp_path / "p", VALID.replace("title: A+B", "title: &t A+B"))).spec.title == "A+B"
+
+
+def _outside(tmp_path: Path, text: str = "secret\n") -> Path:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text(text)
+    return target
+
+
+@pytest.mark.parametrize("name", ["1.in", "1.ans"])
+def test_a_linked_test_file_is_an_error_naming_it(tmp_path: Path, name: str) -> None:
+    root = write(tmp_path / "p", VALID)
+    (root / "tests" / name).unlink()
+    (root / "tests" / name).symlink_to(_outside(tmp_path))
+    with pytest.raises(SpecError) as raised:
+        load_problem(root)
+    assert str(raised.value) == (f"{root / 'tests' / name}: is a symbolic link; "
+                                 f"a problem's files must be regular files inside its folder")
+
+
+def test_a_fifo_as_a_test_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", VALID)
+    (root / "tests" / "1.ans").unlink()
+    os.mkfifo(root / "tests" / "1.ans")
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'tests' / '1.ans'}: is a FIFO;")):
+        load_problem(root)
+
+
+def test_a_linked_tests_folder_is_an_error(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", VALID)
+    (root / "tests").rename(tmp_path / "real_tests")
+    (root / "tests").symlink_to(tmp_path / "real_tests")
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'tests'}: is a symbolic link")):
+        load_problem(root)
+
+
+def test_a_linked_problem_yaml_is_an_error(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", VALID)
+    (root / "problem.yaml").unlink()
+    (root / "problem.yaml").symlink_to(_outside(tmp_path, VALID))
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'problem.yaml'}: is a symbolic link;")):
+        load_problem(root)
+
+
+@pytest.mark.parametrize(("key", "name"), [("checker", "checker.py"), ("validator", "validator.py")])
+def test_a_linked_checker_or_validator_is_an_error(tmp_path: Path, key: str, name: str) -> None:
+    root = write(tmp_path / "p", VALID.replace("checker: tokens", f"{key}: {name}"))
+    (root / name).symlink_to(_outside(tmp_path, "def check(*, input, output, answer): ...\n"))
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / name}: is a symbolic link;")):
         load_problem(root)

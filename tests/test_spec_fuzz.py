@@ -132,6 +132,11 @@ def test_broken_documents_load_or_are_one_line_spec_errors(folder: Path, spec: b
     load_or_spec_error(folder, spec)
 
 
+# Nested aliases: 405 bytes that PyYAML expands into 9^9 strings ("billion laughs"); once 100 % CPU and 1.4 GB.
+ALIAS_BOMB = ('a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
+    f"{name}: &{name} [{','.join([f'*{previous}'] * 9)}]\n" for previous, name in zip("abcdefgh", "bcdefghi")
+)).encode()
+
 # Inputs that once escaped as tracebacks or two-line messages: PyYAML raises ValueError / RecursionError, not
 # YAMLError, for impossible dates, bad explicit tags and deep nesting; a key with a line break split the message.
 TRICKY_DOCUMENTS = {
@@ -140,6 +145,8 @@ TRICKY_DOCUMENTS = {
     "explicit int tag": b"memory_limit: !!int 0x\n",
     "deep nesting": b"[" * 5000,
     "key with a line break": b'"bad\\nkey": 1\nid: x\ntitle: y\ntime_limit: 1\nmemory_limit: 64\n',
+    "alias bomb": ALIAS_BOMB,
+    "over 64 KiB": b"id: x\n" + b"#" * 70_000 + b"\n",
 }
 
 
@@ -155,6 +162,7 @@ CLI_CASES = {
     "not YAML": (b"id: [x\ntitle: y\n", "line"),
     "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "cannot read"),
     "a list": (b"- id\n- title\n", "mapping"),
+    "alias bomb": (ALIAS_BOMB, "line 2: aliases (*name) are not allowed"),
 }
 
 

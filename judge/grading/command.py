@@ -13,12 +13,13 @@ from typing import get_args
 
 import click
 
-from judge.cli_options import default_jobs, sandbox_choice, sandbox_options
+from judge.cli_options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
 from judge.grading.executors import ExecutorChoice
 from judge.grading.progress import GradeProgress
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
+from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
 from judge.verdicts import Verdict
 
@@ -38,12 +39,13 @@ EXIT_JUDGE_FAILED = 3
               help="Send the work to this Dask scheduler instead of local worker processes.")
 @click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
 @click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
+@source_limit_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @sandbox_options
 @click.pass_context
 def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
-                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, quiet: bool,
-                  sandbox: SandboxChoice, require_sandbox: bool) -> None:
+                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, source_limit: int | None,
+                  quiet: bool, sandbox: SandboxChoice, require_sandbox: bool) -> None:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
@@ -57,7 +59,7 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         out_dir=out_dir,
         layout=layout,
         executor=ExecutorChoice(jobs=jobs or default_jobs(), scheduler=scheduler),
-        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox)),
+        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), source_limit_kib=source_limit),
         force=force,
         partial=partial,
         show_progress=GradeProgress.wanted(quiet=quiet),
@@ -77,8 +79,8 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
 
 def _print_summary(summary: GradeSummary, out_dir: Path) -> None:
     gradebook = summary.gradebook
-    for item in gradebook.unmatched:
-        click.echo(f"unmatched: {item.relative}: {item.reason}", err=True)
+    for item in gradebook.unmatched:  # names from the class folder: escape sequences and non-UTF-8 bytes made visible
+        click.echo(for_terminal(f"unmatched: {item.relative}: {item.reason}"), err=True)
     counts = Counter(result.verdict for result in gradebook.results.values())
     verdicts = " ".join(f"{verdict.short} {counts[verdict]}" for verdict in Verdict if counts[verdict])
     click.echo(

@@ -12,31 +12,46 @@ a problem, and picks the layout with more; a tie (which includes "nothing matche
 Every file that does not become a (student, problem) pair is returned as `Unmatched` with the reason, so a
 misnamed submission shows up in the reports instead of silently scoring zero. Hidden entries (names starting
 with ".") are skipped: they are editor and version-control litter, not submissions.
+
+The class folder is written by students, so nothing in it is followed or trusted: the folder is listed without
+following links (lstat), a symbolic link (to a file or a folder), a FIFO, a device or a socket is `Unmatched` with a
+reason starting "refused: ", and each source is read here, once, through `judge.intake`: only a regular file,
+reached from the class folder without a link, and never beyond its problem's size cap (an over-size file is
+refused too, without being read). A name that is not UTF-8 arrives as a str with surrogate escapes and is kept as it
+is; the views escape it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import os
+import stat
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from judge.errors import JudgeError, SpecError, SubmissionError
+from judge.grading.packing import SourceFile
+from judge.intake import Refused, kind_refusal
 from judge.languages import detect_language
+from judge.options import RunOptions
 from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
 
 Layout = Literal["by-student", "by-problem"]
 LayoutChoice = Literal["auto", "by-student", "by-problem"]
+REFUSED = "refused: "
+"""How an `Unmatched` reason starts when the entry was not read at all (a link, a FIFO, an over-size file)."""
 
 
 @dataclass(frozen=True)
 class Submission:
-    """One student's source file for one problem. `relative` is its path inside the class folder (POSIX)."""
+    """One student's source file for one problem, as read. `relative` is its path inside the class folder (POSIX)."""
 
     student: str
     problem_id: str
     path: Path
     relative: str
+    source: SourceFile
 
 
 @dataclass(frozen=True)
@@ -64,10 +79,7 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
     if (problems_dir / SPEC_FILE).is_file():
         folders = [problems_dir]
     else:
-        folders = sorted(
-            (path for path in _visible(problems_dir) if (path / SPEC_FILE).is_file()),
-            key=lambda path: natural_key(path.name),
-        )
+        folders = [Path(entry.path) for entry in _visible(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
     problems: dict[str, Problem] = {}
     for folder in folders:
         problem = load_problem(folder)
@@ -79,36 +91,64 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
     return problems
 
 
-def scan_class(class_dir: Path, problem_ids: Collection[str], layout: LayoutChoice) -> ClassFolder:
-    """Pair every file of `class_dir` with a student and a problem, or list it as unmatched."""
+def source_limits(problems: Mapping[str, Problem], options: RunOptions) -> dict[str, int]:
+    """Each problem's cap on a source, in bytes, by problem id: `--source-limit`, else its `source_limit`."""
+    return {problem_id: options.source_limit_bytes(problem.spec.source_limit)
+            for problem_id, problem in problems.items()}
+
+
+def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice) -> ClassFolder:
+    """Pair every file of `class_dir` with a student and a problem and read it, or list it as unmatched or refused.
+
+    `limits` maps each problem id to the largest source read for it, in bytes (see `source_limits`).
+    """
     if not class_dir.is_dir():
         raise JudgeError(f"{class_dir}: no such folder; give the folder holding the students' submissions")
-    chosen: Layout = detect_layout(class_dir, problem_ids) if layout == "auto" else layout
+    chosen: Layout = detect_layout(class_dir, limits.keys()) if layout == "auto" else layout
     students: set[str] = set()
     found: list[Submission] = []
     unmatched: list[Unmatched] = []
     for top in _visible(class_dir):
-        if not top.is_dir():
-            unmatched.append(Unmatched(top.name, f"not inside a folder; the {chosen} layout is {_SHAPES[chosen]}"))
+        mode = _mode(top)
+        if not stat.S_ISDIR(mode):
+            reason = kind_refusal(mode)
+            unmatched.append(Unmatched(top.name, REFUSED + reason if reason else
+                                       f"not inside a folder; the {chosen} layout is {_SHAPES[chosen]}"))
             continue
         if chosen == "by-student":
             students.add(top.name)
-        elif top.name not in problem_ids:
+        elif top.name not in limits:
             unmatched.append(Unmatched(f"{top.name}/", f"no problem with id {top.name!r}"))
             continue
-        for entry in _visible(top):
+        try:
+            entries = _visible(Path(top.path))
+        except OSError as error:
+            unmatched.append(Unmatched(f"{top.name}/", f"{REFUSED}cannot be listed: {error.strerror}"))
+            continue
+        for entry in entries:
             relative = f"{top.name}/{entry.name}"
-            if entry.is_dir():
+            mode = _mode(entry)
+            if stat.S_ISDIR(mode):
                 unmatched.append(Unmatched(f"{relative}/", f"a folder; the {chosen} layout is {_SHAPES[chosen]}"))
                 continue
-            student, problem_id = (top.name, entry.stem) if chosen == "by-student" else (entry.stem, top.name)
+            path = Path(entry.path)
+            student, problem_id = (top.name, path.stem) if chosen == "by-student" else (path.stem, top.name)
             if chosen == "by-problem":
                 students.add(student)
-            reason = _why_not_gradable(entry, problem_id, problem_ids)
+            reason = kind_refusal(mode)
+            if reason:
+                unmatched.append(Unmatched(relative, REFUSED + reason))
+                continue
+            reason = _why_not_gradable(path, problem_id, limits.keys())
             if reason:
                 unmatched.append(Unmatched(relative, reason))
+                continue
+            try:
+                source = SourceFile.read(path, limits[problem_id], inside=class_dir)
+            except Refused as refused:
+                unmatched.append(Unmatched(relative, REFUSED + refused.reason))
             else:
-                found.append(Submission(student, problem_id, entry, relative))
+                found.append(Submission(student, problem_id, path, relative, source))
     submissions, duplicates = _one_per_pair(found)
     return ClassFolder(
         layout=chosen,
@@ -120,10 +160,12 @@ def scan_class(class_dir: Path, problem_ids: Collection[str], layout: LayoutChoi
 
 def detect_layout(class_dir: Path, problem_ids: Collection[str]) -> Layout:
     """by-problem or by-student, from which one explains more top-level folders; JudgeError when it is a tie."""
-    folders = [path for path in _visible(class_dir) if path.is_dir()]
+    folders = [entry for entry in _visible(class_dir) if entry.is_dir(follow_symlinks=False)]
     named_after_problem = sum(folder.name in problem_ids for folder in folders)
     holding_problem_files = sum(
-        any(entry.is_file() and entry.stem in problem_ids for entry in _visible(folder)) for folder in folders
+        any(entry.is_file(follow_symlinks=False) and Path(entry.name).stem in problem_ids
+            for entry in _visible(Path(folder.path), missing_ok=True))
+        for folder in folders
     )
     if named_after_problem > holding_problem_files:
         return "by-problem"
@@ -141,10 +183,28 @@ _SHAPES: dict[Layout, str] = {
 }
 
 
-def _visible(folder: Path) -> list[Path]:
-    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run)."""
-    return sorted((path for path in folder.iterdir() if not path.name.startswith(".")),
-                  key=lambda path: natural_key(path.name))
+def _visible(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:
+    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run).
+
+    Entries are not followed: ask them `is_dir(follow_symlinks=False)` or `_mode`. With `missing_ok`, a folder that
+    cannot be listed has no entries.
+    """
+    try:
+        with os.scandir(folder) as listing:
+            entries = [entry for entry in listing if not entry.name.startswith(".")]
+    except OSError:
+        if missing_ok:
+            return []
+        raise
+    return sorted(entries, key=lambda entry: natural_key(entry.name))
+
+
+def _mode(entry: os.DirEntry[str]) -> int:
+    """The entry's own type and permissions (lstat); a link reports itself, never what it points to."""
+    try:
+        return entry.stat(follow_symlinks=False).st_mode
+    except OSError:  # removed while the folder was being read
+        return 0
 
 
 def _why_not_gradable(path: Path, problem_id: str, problem_ids: Collection[str]) -> str:

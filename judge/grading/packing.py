@@ -3,8 +3,11 @@
 Packing lets a Dask worker judge without a shared file system, and it is also the fingerprint: the problem hash
 is computed over exactly the bytes that are packed, so a stored result names the data that produced it, even if
 someone edits the problem folder while a class is being graded. Only files that affect judging are packed:
-problem.yaml, the tests, checker.py, and the declared validator (`load_problem` insists that it exists). Editing
-statement.md or generator.py therefore does not re-judge a class; regenerating the tests does.
+problem.yaml, the tests, checker.py when problem.yaml names it, and the declared validator (`load_problem` insists
+that they exist and are regular files). Editing statement.md or generator.py therefore does not re-judge a class;
+regenerating the tests does.
+
+Every file is read through `judge.intake` (never following a link), and a source never beyond its size cap.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from judge.problem import SPEC_FILE, Problem
+from judge.errors import SpecError
+from judge.intake import Refused, read_source
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 
 
 @dataclass(frozen=True)
@@ -28,13 +33,13 @@ class ProblemPack:
     @classmethod
     def of(cls, problem: Problem) -> ProblemPack:
         paths = [problem.root / SPEC_FILE]
-        if problem.custom_checker_path.is_file():
+        if problem.spec.checker.name == CUSTOM_CHECKER_FILE:
             paths.append(problem.custom_checker_path)
         if problem.spec.validator:
             paths.append(problem.root / problem.spec.validator)
         for test in problem.tests:
             paths += [test.input_path, test.answer_path]
-        files = sorted((path.relative_to(problem.root).as_posix(), path.read_bytes()) for path in paths)
+        files = sorted((path.relative_to(problem.root).as_posix(), _problem_file(path)) for path in paths)
         return cls(problem_id=problem.id, files=tuple(files), test_count=len(problem.tests))
 
     @cached_property
@@ -56,6 +61,15 @@ class ProblemPack:
         return into
 
 
+def _problem_file(path: Path) -> bytes:
+    """A problem file's bytes; `load_problem` checked it is a regular file, so a refusal means it was replaced since."""
+    try:
+        return read_source(path, None)
+    except Refused as refused:
+        message = f"{path}: {refused.reason}; a problem's files must be regular files inside its folder"
+        raise SpecError(message) from None
+
+
 @dataclass(frozen=True)
 class SourceFile:
     """A submission's file name (its extension picks the language) and its bytes."""
@@ -64,8 +78,10 @@ class SourceFile:
     content: bytes
 
     @classmethod
-    def read(cls, path: Path) -> SourceFile:
-        return cls(name=path.name, content=path.read_bytes())
+    def read(cls, path: Path, limit_bytes: int, *, inside: Path | None = None) -> SourceFile:
+        """The regular file `path` of at most `limit_bytes` (with `inside`, reached without a link from that folder);
+        raises `judge.intake.Refused` with the reason otherwise."""
+        return cls(name=path.name, content=read_source(path, limit_bytes, inside=inside))
 
     @property
     def sha256(self) -> str:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from judge.grading.discovery import ClassFolder, LayoutChoice, load_problems, scan_class
+from judge.grading.discovery import ClassFolder, LayoutChoice, load_problems, scan_class, source_limits
 from judge.grading.executors import Executor, ExecutorChoice, open_executor
 from judge.grading.gradebook import CSV_NAME, JSON_NAME, Gradebook, write_csv, write_json
-from judge.grading.packing import ProblemPack, SourceFile
+from judge.grading.packing import ProblemPack
 from judge.grading.progress import GradeProgress
 from judge.grading.report import REPORT_NAME, write_html
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
@@ -70,7 +70,7 @@ class Interrupted(Exception):
 def grade(request: GradeRequest) -> GradeSummary:
     """Grade the class, writing results.sqlite as it goes and grades.csv, grades.json, report.html at the end."""
     problems = load_problems(request.problems_dir)
-    class_folder = scan_class(request.class_dir, problems.keys(), request.layout)
+    class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
     with ResultStore(request.out_dir) as store:
         todo = stale_tasks(tasks, store.results(), force=request.force)
@@ -91,11 +91,10 @@ def grade(request: GradeRequest) -> GradeSummary:
 
 
 def make_tasks(problems: Mapping[str, Problem], class_folder: ClassFolder, options: RunOptions) -> list[GradeTask]:
-    """A task per pair; each problem is packed once and shared by its tasks."""
+    """A task per pair, with the source as the scan read it; each problem is packed once and shared by its tasks."""
     packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
     return [
-        GradeTask(submission.student, submission.relative, SourceFile.read(submission.path),
-                  packs[submission.problem_id], options)
+        GradeTask(submission.student, submission.relative, submission.source, packs[submission.problem_id], options)
         for submission in class_folder.submissions
     ]
 

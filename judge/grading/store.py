@@ -8,6 +8,11 @@ upsert, so a task that an executor ran twice (a lost worker) still leaves exactl
 A row remembers what it depends on (`Fingerprint`); the next run judges a pair again only when it has no row,
 when the source, the problem's judging files or the judge's version changed, or when it was JE (the judge
 failed, which says nothing about the student, so it is worth retrying).
+
+Names come from the class folder, and a name that is not UTF-8 reaches Python as a str with lone surrogates
+(`\\udcff` for the byte 0xff), which sqlite3 cannot encode. Such text is stored as a BLOB of its UTF-8 encoding with
+the surrogates kept (`surrogatepass`), which decodes back to the very same str, so a rerun finds the same pair.
+Every other text stays TEXT, as before, so older databases read the same.
 """
 
 from __future__ import annotations
@@ -17,18 +22,21 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from judge import __version__
 from judge.errors import JudgeError
 from judge.grading.tasks import GradeTask, Pair, PairOutcome
 from judge.verdicts import Verdict
 
+Stored: TypeAlias = str | bytes
+"""Text as a column holds it: TEXT when it is valid UTF-8, else a BLOB (see the module's docstring)."""
+
 DATABASE_NAME = "results.sqlite"
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
-    student        TEXT NOT NULL,
+    student        TEXT NOT NULL,     -- this and every text column: a BLOB when not valid UTF-8 (_stored)
     problem_id     TEXT NOT NULL,
     source_path    TEXT NOT NULL,     -- inside the class folder
     source_sha256  TEXT NOT NULL,
@@ -120,16 +128,17 @@ class ResultStore:
         for row in rows:
             (student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,
              tests_passed, tests_total, report_json, error, worker, judged_at) = row
+            student, problem_id = _text(student), _text(problem_id)
             stored[(student, problem_id)] = StoredResult(
                 student=student,
                 problem_id=problem_id,
-                fingerprint=Fingerprint(source_path, source_sha256, problem_hash, judge_version),
+                fingerprint=Fingerprint(_text(source_path), source_sha256, problem_hash, judge_version),
                 verdict=Verdict.from_short(verdict),
                 tests_passed=tests_passed,
                 tests_total=tests_total,
                 report=json.loads(report_json) if report_json is not None else None,
-                error=error,
-                worker=worker,
+                error=_text(error),
+                worker=_text(worker),
                 judged_at=judged_at,
             )
         return stored
@@ -146,10 +155,25 @@ class ResultStore:
             " report_json=excluded.report_json, error=excluded.error, worker=excluded.worker,"
             " judged_at=excluded.judged_at",
             (
-                task.student, task.problem.problem_id, fingerprint.source_path, fingerprint.source_sha256,
-                fingerprint.problem_hash, outcome.judge_version, outcome.verdict.short, outcome.tests_passed,
-                task.problem.test_count, json.dumps(outcome.report) if outcome.report is not None else None,
-                outcome.error, outcome.worker, datetime.now(UTC).isoformat(timespec="microseconds"),
+                _stored(task.student), _stored(task.problem.problem_id), _stored(fingerprint.source_path),
+                fingerprint.source_sha256, fingerprint.problem_hash, outcome.judge_version, outcome.verdict.short,
+                outcome.tests_passed, task.problem.test_count,
+                json.dumps(outcome.report) if outcome.report is not None else None,  # ASCII: \udcff escapes
+                _stored(outcome.error), _stored(outcome.worker), datetime.now(UTC).isoformat(timespec="microseconds"),
             ),
         )
         self._connection.commit()
+
+
+def _stored(text: str) -> Stored:
+    """`text` as a column holds it: itself when it is valid UTF-8, else a BLOB that `_text` turns back into it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+    return text
+
+
+def _text(value: Stored) -> str:
+    """The str that `_stored` stored."""
+    return value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
