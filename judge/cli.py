@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge import __version__
-from judge.cli_options import default_jobs, sandbox_choice, sandbox_options
+from judge.cli_options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.doctor import examine
 from judge.errors import JudgeError
 from judge.inert import for_terminal
@@ -45,12 +45,14 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of the table.")
 @click.option("--format", "report_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
+@source_limit_option
 @sandbox_options
 def run(problem: Path, source: Path, lang: str | None, as_json: bool, report_format: str, fail_fast: bool,
-        sandbox: str, require_sandbox: bool) -> int:
+        source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
     loaded = load_problem(problem)
-    options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox))
+    options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
+                         source_limit_kib=source_limit)
     result = judge_submission(loaded, source, options)
     REPORTERS["json" if as_json else report_format](result, sys.stdout)
     if result.verdict is Verdict.JE or any(case.verdict is Verdict.JE for case in result.cases):

@@ -18,6 +18,7 @@ from judge.checkers import Checker, open_checker
 from judge.classify import classify
 from judge.errors import SubmissionError
 from judge.execute import RunSpec
+from judge.intake import read_source
 from judge.languages import Toolchain, detect_language, effective_limits, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase
@@ -70,8 +71,9 @@ class _Session:
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
     """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
-    if not source.is_file():
+    if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
+    text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
     language = detect_language(source, options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
@@ -81,7 +83,7 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
         os.chmod(scratch, 0o711)  # the box's user passes through to the program folder, and reads nothing else
         program_dir = scratch / "program"
         program_dir.mkdir()
-        (program_dir / language.source_name).write_bytes(_program_text(source.read_bytes()))
+        (program_dir / language.source_name).write_bytes(_program_text(text))
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
             session = _Session(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
