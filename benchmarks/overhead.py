@@ -62,7 +62,8 @@ def time_bare(problem: Problem, source: Path) -> float:
     language = LANGUAGES["python3"]
     toolchain = resolve_toolchain(language)
     memory_mib = effective_limits(problem.spec, language).memory_mib
-    argv = toolchain.command(language.run, program=str(source.parent), source=str(source), memory_mib=memory_mib)
+    argv = toolchain.command(language.run, program=str(source.parent), source=str(source), source_label=source.name,
+                             memory_mib=memory_mib)
     started = time.perf_counter()
     for test in problem.tests:
         with open(test.input_path, "rb") as stdin:

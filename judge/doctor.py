@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import platform
 from dataclasses import dataclass
 
 from judge import __version__, execute
 from judge.errors import ToolchainMissing
-from judge.languages import LANGUAGES, resolve_toolchain, tool_version
-from judge.sandbox import bwrap_problem
+from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
+from judge.sandbox import BOX_UID, bwrap_problem, sandbox_gaps
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,36 @@ def examine() -> list[Finding]:
         except ToolchainMissing as missing:
             findings.append(Finding(language.display, "missing", str(missing)))
             continue
-        versions = "; ".join(f"{path} ({tool_version(path)})" for path in dict.fromkeys(toolchain.paths.values()))
-        findings.append(Finding(language.display, "ok", versions))
+        findings.append(_toolchain_finding(toolchain))
     findings.append(Finding("memory", "ok", execute.memory_enforcement()))
-    problem = bwrap_problem()
-    if problem is None:
-        findings.append(Finding("sandbox", "ok", "bwrap: namespaces, read-only system, private /box and /tmp"))
-    else:
-        findings.append(Finding("sandbox", "none", f"{problem}; submissions run unconfined"))
+    findings.append(_sandbox_finding())
     return findings
+
+
+def _sandbox_finding() -> Finding:
+    """What the box guarantees here, or each thing it cannot (then `--require-sandbox` refuses to run)."""
+    problem = bwrap_problem()
+    if problem is not None:
+        return Finding("sandbox", "none", f"{problem}; submissions run unconfined")
+    gaps = sandbox_gaps()
+    if gaps:
+        return Finding("sandbox", "warn", f"bwrap, but: {'; '.join(gaps)}; --require-sandbox refuses to run")
+    who = f"as uid {BOX_UID} (setpriv)" if os.geteuid() == 0 else "as your uid, behind a user namespace"
+    return Finding("sandbox", "ok", f"bwrap: runs {who}, never host root; read-only /usr and /proc; no network; "
+                                    "no keyrings or new user namespaces (seccomp); private /box, /tmp, /dev/shm")
+
+
+def _toolchain_finding(toolchain: Toolchain) -> Finding:
+    """A language's tools with their versions, where Python submissions run, and whether C and C++ link
+    statically as on BOJ ("warn" where this machine cannot)."""
+    language = toolchain.language
+    notes = [f"{path} ({tool_version(path)})" for path in dict.fromkeys(toolchain.paths.values())]
+    notes += [f"submissions run on {python}, a venv with nothing installed" for python in toolchain.venvs.values()]
+    static_packages = [tool.static for tool in language.tools.values() if tool.static is not None]
+    if static_packages and toolchain.static_linking:
+        notes.append("links statically, as BOJ")
+    elif static_packages:
+        packages = " ".join(static_packages)
+        notes.append(f"links dynamically, unlike BOJ: -static fails here (Debian: apt-get install {packages})")
+        return Finding(language.display, "warn", "; ".join(notes))
+    return Finding(language.display, "ok", "; ".join(notes))

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Protocol
 
 from judge.errors import SandboxUnavailable
@@ -108,7 +109,7 @@ class Bubblewrap:
     def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
         command = [self.executable, *self._namespaces(), "--die-with-parent", "--new-session", "--hostname", "judge"]
         # bwrap makes the folders above a mount point private to root (0700): the box user must pass through them.
-        for folder in _parents([*SYSTEM_MOUNTS, *map(str, mounts.toolchain.shown)]):
+        for folder in _parents(SYSTEM_MOUNTS):
             command += ["--perms", "0755", "--dir", folder]
         for path in SYSTEM_MOUNTS:
             command += ["--ro-bind-try", path, path]
@@ -117,10 +118,6 @@ class Bubblewrap:
                 command += ["--symlink", target, link]
             else:
                 command += ["--ro-bind-try", link, link]
-        for path in mounts.toolchain.shown:
-            command += ["--ro-bind", str(path), str(path)]
-        for folder in mounts.toolchain.hidden:
-            command += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
         bind = "--bind" if mounts.writable_program_dir else "--ro-bind"
         command += [bind, str(mounts.program_dir), str(PROGRAM)]
         # A read-only /proc: the sysctls of the box's own namespaces (pid_max, the IPC limits) stay unwritable too.
@@ -128,6 +125,13 @@ class Bubblewrap:
         scratch = ["/tmp", "/dev/shm"] + ([] if mounts.writable_program_dir else [str(BOX)])
         for folder in scratch:
             command += ["--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", folder]
+        # After the scratch folders, so a toolchain under /tmp (a cache in a temporary HOME) is not covered by them.
+        for folder in _parents(mounts.toolchain.shown, exclude=(*scratch, "/dev")):
+            command += ["--perms", "0755", "--dir", folder]
+        for path in mounts.toolchain.shown:
+            command += ["--ro-bind", str(path), str(path)]
+        for folder in mounts.toolchain.hidden:
+            command += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
         # bwrap builds `/` and `/dev` as tmpfs without a size limit (half the RAM): writable, they would let a
         # submission fill the host's memory where no control group counts it. Only the sized tmpfs stay writable.
         command += ["--remount-ro", "/dev", "--remount-ro", "/"]
@@ -163,9 +167,10 @@ class Bubblewrap:
             os.chown(path, BOX_UID, BOX_UID, follow_symlinks=False)
 
 
-def _parents(paths: list[str]) -> list[str]:
-    """Every folder above `paths` except `/`, each once, outermost first."""
-    folders = {str(parent) for path in paths for parent in Path(path).parents if parent != Path("/")}
+def _parents(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> list[str]:
+    """Every folder above `paths` except `/` and `exclude` (mount points that exist already), outermost first."""
+    skip = {"/", *exclude}
+    folders = {str(parent) for path in paths for parent in Path(path).parents if str(parent) not in skip}
     return sorted(folders, key=lambda folder: (folder.count("/"), folder))
 
 

@@ -205,10 +205,12 @@ def test_segfault_is_re_with_sigsegv(make_problem, sandbox, name):
     assert "SIGSEGV" in result.cases[0].message
 
 
-def test_python_syntax_error_is_re(make_problem, sandbox):
+def test_python_syntax_error_is_ce_once(make_problem, sandbox):
+    """As on BOJ, which byte-compiles Python first: a syntax error is CE, not an RE on every test."""
     result = judge(make_problem(), program("syntax_error.py"), sandbox)
-    assert result.verdict is Verdict.RE
-    assert "SyntaxError" in result.cases[0].message
+    assert result.verdict is Verdict.CE
+    assert "SyntaxError" in result.compile_message
+    assert result.cases == ()
 
 
 # --- compiled languages ----------------------------------------------------------------------------------------

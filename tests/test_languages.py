@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from judge import languages
+from judge import doctor, languages
 from judge.errors import SubmissionError, ToolchainMissing
 from judge.languages import LANGUAGES, detect_language, effective_limits, resolve_toolchain
 from judge.problem import ProblemSpec
@@ -120,3 +121,98 @@ def test_java_gets_its_heap_from_the_memory_limit(fresh_toolchains) -> None:
     assert "-Xmx528m" in argv
     assert argv[-1] == "Main"
     assert LANGUAGES["java"].limit_address_space is False
+
+
+# --- Python: site from an empty venv, byte-compiled first ------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["python3", pytest.param("pypy3", marks=pytest.mark.skipif(
+    shutil.which("pypy3") is None, reason="pypy3 is not installed"))])
+def test_python_runs_with_site_from_the_judges_venv(key: str) -> None:
+    toolchain = resolve_toolchain(LANGUAGES[key])
+    argv = toolchain.command(toolchain.language.run, program="/p", source="/p/Main.py", source_label="a.py",
+                             memory_mib=64)
+    (venv_python,) = toolchain.venvs.values()
+    assert argv == [venv_python, "-I", "-W", "ignore", "/p/Main.py"]
+    assert Path(venv_python).parent.parent in toolchain.view.shown
+
+
+@pytest.mark.parametrize(("text", "code", "said"), [
+    (b"print(int(input()) * 2)\n", 0, ""),
+    (b"n = int(input())\nprint n\n", 1, 'File "two.py", line 2'),
+    (b"# \xb5\xce \xbc\xf6\n", 1, "Non-UTF-8 code starting with '\\xb5' in file two.py on line 1"),
+    (b"# -*- coding: euc-kr -*-\n# \xb5\xce \xbc\xf6\nprint(1)\n", 0, ""),
+    (b"print(1)\x00\n", 1, "null bytes"),
+])
+def test_python_byte_compiles_naming_the_students_file_and_writes_nothing(tmp_path: Path, text: bytes, code: int,
+                                                                          said: str) -> None:
+    toolchain = resolve_toolchain(LANGUAGES["python3"])
+    (tmp_path / "Main.py").write_bytes(text)
+    argv = toolchain.command(toolchain.language.compile, program=str(tmp_path), source=str(tmp_path / "Main.py"),
+                             source_label="two.py", memory_mib=2048)
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})
+    assert (done.returncode, done.stdout) == (code, ""), done
+    assert said in done.stderr and str(tmp_path) not in done.stderr, done.stderr
+    assert [path.name for path in tmp_path.iterdir()] == ["Main.py"]  # no __pycache__
+
+
+# --- Compile lines as on BOJ -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("key", "flags"), [
+    ("c", ["-O2", "-Wall", "-lm", "-static", "-std=gnu11", "-DONLINE_JUDGE", "-DBOJ"]),
+    ("cpp", ["-O2", "-Wall", "-lm", "-static", "-std=gnu++17", "-DONLINE_JUDGE", "-DBOJ"]),
+])
+def test_c_and_cpp_compile_with_bojs_flags_after_the_source(key: str, flags: list[str]) -> None:
+    template = list(LANGUAGES[key].compile or ())
+    assert template[template.index("{source}") + 3:] == flags  # after `{source} -o main`, so -lm follows the source
+
+
+def test_java_compiles_and_runs_with_bojs_options() -> None:
+    java = LANGUAGES["java"]
+    assert {"-encoding", "UTF-8", "--release", "17"} <= set(java.compile or ())
+    assert {"-Xss512m", "-Dfile.encoding=UTF-8", "-DONLINE_JUDGE=1", "-DBOJ"} <= set(java.run)
+
+
+def fake_compiler(folder: Path, real: str) -> Path:
+    """A compiler like one without static libraries: `-static` fails as ld does, anything else is `real`."""
+    folder.mkdir()
+    script = folder / "gcc"
+    script.write_text(f'#!/bin/sh\nfor a in "$@"; do [ "$a" = -static ] && '
+                      f'{{ echo "ld: cannot find -lc" >&2; exit 1; }}; done\nexec "{real}" "$@"\n')
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_without_static_libraries_c_links_dynamically_and_doctor_says_so(tmp_path: Path, monkeypatch,
+                                                                         fresh_toolchains) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    real = resolve_toolchain(LANGUAGES["c"]).paths["cc"]
+    languages._resolve_cached.cache_clear()
+    fake_compiler(tmp_path / "bin", real)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    toolchain = resolve_toolchain(LANGUAGES["c"])
+    assert toolchain.static_linking is False
+    argv = toolchain.command(LANGUAGES["c"].compile, program=str(tmp_path), source=str(tmp_path / "main.c"),
+                             source_label="a.c", memory_mib=2048)
+    assert "-static" not in argv and "-lm" in argv
+    finding = next(finding for finding in doctor.examine() if finding.topic == "C11")
+    assert finding.status == "warn" and "apt-get install libc6-dev" in finding.detail, finding
+    assert not list((tmp_path / "cache" / "judge").glob("static-link/gcc-*"))  # a no is asked again next time
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_where_static_linking_works_c_programs_are_static(tmp_path: Path, monkeypatch, fresh_toolchains) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    toolchain = resolve_toolchain(LANGUAGES["c"])
+    if not toolchain.static_linking:
+        pytest.skip("this machine cannot link statically (no libc.a)")
+    assert len(list((tmp_path / "cache" / "judge" / "static-link").iterdir())) == 1  # a yes is remembered
+    (tmp_path / "main.c").write_text('#include <math.h>\n#include <stdio.h>\n'
+                                     'int main(void) { double x; scanf("%lf", &x); printf("%.0f\\n", sqrt(x)); }\n')
+    argv = toolchain.command(LANGUAGES["c"].compile, program=str(tmp_path), source=str(tmp_path / "main.c"),
+                             source_label="a.c", memory_mib=2048)
+    subprocess.run(argv, check=True, capture_output=True)
+    done = subprocess.run(["ldd", str(tmp_path / "main")], capture_output=True, text=True)
+    assert done.returncode != 0 and "not a dynamic executable" in done.stdout + done.stderr, done
