@@ -1,5 +1,6 @@
 """The data of problems 2580 (Sudoku) and 9663 (N-Queen): specs load, inputs validate, answers are right,
-and the 2580 generator reproduces its tests byte for byte."""
+the 2580 validator's two call counts are the searches they claim to be, and the 2580 generator reproduces
+its tests byte for byte."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from judge.verdicts import Verdict
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
 SUDOKU = PROBLEMS / "2580"
 NQUEEN = PROBLEMS / "9663"
+KEEPS_SEARCHING = PROBLEMS.parent / "submissions" / "2580" / "accepted" / "flags_keeps_searching.py"
 
 # OEIS A000170: ways to place n non-attacking queens on an n x n board, n = 1..14; typed in, not computed.
 A000170 = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
@@ -29,6 +31,7 @@ def load_module(path: Path, name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
@@ -83,8 +86,14 @@ def test_every_input_passes_its_validator(case) -> None:
     result = run_validator(problem, case.input_path.read_bytes())
     assert result.returncode == 0, result.stderr.decode()
     assert result.stderr == b""
-    key = "calls" if problem == SUDOKU else "n"
-    assert re.fullmatch(rf"{key}=\d+\n".encode(), result.stdout)
+    if problem == NQUEEN:
+        assert re.fullmatch(rb"n=\d+\n", result.stdout)
+        return
+    counts = re.fullmatch(rb"calls=(\d+) full_calls=(\d+)\n", result.stdout)
+    assert counts, result.stdout
+    first, full = int(counts[1]), int(counts[2])
+    assert 1 <= first <= sudoku_validator.CALL_LIMIT
+    assert first <= full <= sudoku_validator.FULL_SEARCH_CALL_LIMIT
 
 
 # --- answers -------------------------------------------------------------------------------------------------------
@@ -110,10 +119,71 @@ def test_sudoku_sample_is_boj_sample() -> None:
 
 
 def test_hard_sudoku_tests_reach_near_the_call_bound() -> None:
-    calls = [sudoku_validator.validate(case.input_path.read_bytes()) for case in SUDOKU_TESTS]
+    calls = [sudoku_validator.backtrack(read_grid(case.input_path))[0] for case in SUDOKU_TESTS]
     assert max(calls) <= sudoku_validator.CALL_LIMIT
     assert max(calls) >= 95_000
     assert sum(count > 50_000 for count in calls) >= 5
+
+
+MANY_SOLUTIONS = [
+    "09-blank-top-four-rows",
+    "10-blank-bottom-four-rows",
+    "11-blank-corner-and-centre-boxes",
+    "12-blank-bottom-four-rows-and-top-right-box",
+    "13-sparse-scattered-clues",
+    "14-two-bands-given",
+    "15-two-solutions-rectangle",
+    "16-half-blank-many-solutions",
+]
+
+
+@pytest.mark.parametrize("name", MANY_SOLUTIONS)
+def test_a_program_printing_every_solution_fails_boards_with_many(name: str) -> None:
+    """BOJ fails a program that prints every completion; these boards have two at least, so ours do too."""
+    data = (SUDOKU / "tests" / f"{name}.in").read_bytes()
+    first, second = first_two_completions(read_grid(SUDOKU / "tests" / f"{name}.in"))
+    assert first != second
+    for board in (first, second):
+        assert sudoku_checker.check(input=data, output=render(board), answer=b"").verdict is Verdict.AC
+    both = sudoku_checker.check(input=data, output=render(first) + render(second), answer=b"")
+    assert both.verdict is Verdict.WA
+
+
+def first_two_completions(grid: list[int]) -> tuple[list[int], list[int]]:
+    """The first two completions in reading order, trying digits 1..9; fails the test if there are fewer."""
+    board = list(grid)
+    blanks = [cell for cell in range(81) if board[cell] == 0]
+    found: list[list[int]] = []
+
+    def allowed(cell: int, digit: int) -> bool:
+        row, col = divmod(cell, 9)
+        peers = [row * 9 + i for i in range(9)] + [i * 9 + col for i in range(9)]
+        top, left = row - row % 3, col - col % 3
+        peers += [(top + r) * 9 + left + c for r in range(3) for c in range(3)]
+        return all(board[peer] != digit for peer in peers)
+
+    def solve(k: int) -> bool:
+        if k == len(blanks):
+            found.append(list(board))
+            return len(found) == 2
+        for digit in range(1, 10):
+            if allowed(blanks[k], digit):
+                board[blanks[k]] = digit
+                if solve(k + 1):
+                    return True
+                board[blanks[k]] = 0
+        return False
+
+    assert solve(0), "fewer than two completions"
+    return found[0], found[1]
+
+
+def read_grid(path: Path) -> list[int]:
+    return [int(token) for token in path.read_bytes().split()]
+
+
+def render(board: list[int]) -> bytes:
+    return b"".join(b" ".join(b"%d" % digit for digit in board[row * 9 : row * 9 + 9]) + b"\n" for row in range(9))
 
 
 def test_nqueen_answers_match_oeis_a000170() -> None:
@@ -158,14 +228,70 @@ def plain_search_calls(grid: list[int]) -> int:
 
 
 @pytest.mark.parametrize(
-    "name", ["sample1", "04-full-board", "09-empty-board", "16-half-blank-many-solutions", "28-unique-level-09"]
+    "name", ["sample1", "04-full-board", "09-blank-top-four-rows", "16-half-blank-many-solutions", "28-unique-level-09"]
 )
 def test_validator_counts_calls_like_the_plain_search(name: str) -> None:
     data = (SUDOKU / "tests" / f"{name}.in").read_bytes()
     grid = [int(token) for token in data.split()]
     answer = [int(token) for token in (SUDOKU / "tests" / f"{name}.ans").read_bytes().split()]
-    assert sudoku_validator.validate(data) == plain_search_calls(grid)
+    assert sudoku_validator.validate(data).first == plain_search_calls(grid)
     assert sudoku_validator.backtrack(grid)[1] == answer
+
+
+# --- the second count is the submission that keeps searching, call for call ---------------------------------------
+
+# Runs the submission itself with a profiler counting the calls of its `backtracking`; prints the count on stderr.
+COUNT_CALLS = """
+import runpy, sys
+calls = 0
+def count(frame, event, arg):
+    global calls
+    if event == "call" and frame.f_code.co_name == "backtracking":
+        calls += 1
+sys.setprofile(count)
+runpy.run_path(sys.argv[1], run_name="__main__")
+sys.setprofile(None)
+print(calls, file=sys.stderr)
+"""
+
+
+def keeps_searching_run(data: bytes) -> tuple[int, bytes]:
+    """(calls of `backtracking`, stdout) of flags_keeps_searching.py on `data`."""
+    result = subprocess.run(
+        [sys.executable, "-c", COUNT_CALLS, str(KEEPS_SEARCHING)],
+        input=data,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return int(result.stderr), result.stdout
+
+
+# 15 is the tiny one: four blanks, two solutions. Had the submission cleared the last blank's flags, it would
+# walk all 9 calls of the tree and print both; it makes 6 and prints one. On 16 and 20 a model that read each
+# call's free digits once, on entry, would count 8,963 and 272: calls already looping must see the new flags.
+@pytest.mark.parametrize(
+    ("name", "calls"),
+    [
+        ("15-two-solutions-rectangle", 6),
+        ("sample1", 15),
+        ("14-two-bands-given", 4_600),
+        ("16-half-blank-many-solutions", 6_149),
+        ("20-unique-level-01", 267),
+    ],
+)
+def test_full_search_counts_the_calls_of_the_submission_that_keeps_searching(name: str, calls: int) -> None:
+    data = (SUDOKU / "tests" / f"{name}.in").read_bytes()
+    submission_calls, output = keeps_searching_run(data)
+    assert sudoku_validator.full_search(read_grid(SUDOKU / "tests" / f"{name}.in")) == submission_calls == calls
+    assert sudoku_validator.validate(data).full == calls
+    assert sudoku_checker.check(input=data, output=output, answer=b"").verdict is Verdict.AC  # one board, printed once
+
+
+def test_full_search_stops_counting_past_its_limit() -> None:
+    empty = [0] * 81  # its search to the end would not finish in a lifetime
+    assert sudoku_validator.full_search(empty, limit=1_000) == 1_001
+    assert sudoku_validator.backtrack(empty)[0] < sudoku_validator.CALL_LIMIT
 
 
 # --- validators reject bad inputs ----------------------------------------------------------------------------------
@@ -212,6 +338,8 @@ SUDOKU_REJECTS = {
     "empty": (b"", "input must end with a newline"),
     "no solution": (NO_SOLUTION, "the board has no solution"),
     "too hard for the plain search": (ANTI_BRUTE_FORCE, "more than 100000 calls"),
+    # The empty board passes the first bound (its first solution takes 392 calls) but not the second.
+    "too long for the search that keeps going": (b"0 0 0 0 0 0 0 0 0\n" * 9, "goes on after its first solution"),
 }
 
 NQUEEN_REJECTS = {
@@ -246,7 +374,7 @@ def test_nqueen_validator_rejects(data: bytes, message: str) -> None:
 
 
 def test_validators_are_importable() -> None:
-    assert sudoku_validator.validate(SAMPLE) == 15
+    assert sudoku_validator.validate(SAMPLE) == sudoku_validator.SearchCalls(first=15, full=15)
     assert nqueen_validator.validate(b"8\n") == 8
     with pytest.raises(nqueen_validator.InvalidInput):
         nqueen_validator.validate(b"15\n")

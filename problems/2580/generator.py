@@ -3,15 +3,24 @@
     python3 generator.py              # (re)write problems/2580/tests/
     python3 generator.py --out DIR    # write the same files into DIR instead
 
-Deterministic: one seeded RNG drives everything, so a rerun rewrites byte-identical files.
+Deterministic: seeded RNGs drive everything, so a rerun rewrites byte-identical files.
 
 The tests, in order: the sample; boards with one blank, no blank, a blank row, column, box or diagonal;
-the empty board and other boards with many solutions; unique puzzles with a few random blanks; then unique
-puzzles graded by the call count of the reading-order search that the validator runs (validator.py defines
-it), from about a hundred calls up to just under the 100,000-call promise. The hard ones are found by
-search: make a minimal puzzle (remove clues while the solution stays unique), then relabel digits and shuffle
-rows, columns, bands and stacks, which keeps it a unique puzzle but moves the search's work a great deal,
-and keep whichever variant lands in a level's window. Easier levels put some clues back first.
+sparse boards with many solutions (09-13); other boards with many solutions; unique puzzles with a few
+random blanks; then unique puzzles graded by the call count of the reading-order search that the validator
+runs (validator.py defines it), from about a hundred calls up to just under the 100,000-call promise. The
+hard ones are found by search: make a minimal puzzle (remove clues while the solution stays unique), then
+relabel digits and shuffle rows, columns, bands and stacks, which keeps it a unique puzzle but moves the
+search's work a great deal, and keep whichever variant lands in a level's window. Easier levels put some
+clues back first.
+
+Every test also keeps the validator's second bound: the same search, carried on to the end of its tree
+after the first solution (as a solution BOJ accepted does), stays within FULL_SEARCH_CALL_LIMIT calls. So
+the sparse boards are as open as that allows, not empty: whole blank rows or boxes, or as many scattered
+blanks as fit. They catch a program that prints every solution, that assumes the solution is unique, or
+that keeps every partial board in memory (12-blank-bottom-four-rows-and-top-right-box has over a million
+partial fillings in reading order). They draw from their own RNG, so changing them leaves the other tests
+as they are.
 
 Each .ans is one valid completion: the unique one, or the one the reading-order search finds first.
 """
@@ -25,9 +34,22 @@ from pathlib import Path
 from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from validator import ALL_DIGITS, CALL_LIMIT, backtrack, box_of, validate  # noqa: E402
+from validator import (  # noqa: E402
+    ALL_DIGITS,
+    CALL_LIMIT,
+    FULL_SEARCH_CALL_LIMIT,
+    backtrack,
+    box_of,
+    full_search,
+    validate,
+)
 
 SEED = 2580
+SPARSE_SEED = 25800  # the sparse boards' own RNG
+# The searched-for sparse boards keep the search to the end under this many calls: inside the validator's
+# bound with room to spare, and under the hardest unique puzzle's count.
+SPARSE_FULL_CALLS = 300_000
+RELABEL_ATTEMPTS = 50  # about half of all renamings fit, so running out means the board itself is wrong
 Grid = list[int]
 
 SAMPLE = """\
@@ -244,6 +266,8 @@ def graded_puzzles(rng: random.Random) -> list[tuple[Grid, Grid]]:
                 ceiling = max(LEVELS[level][1] for level in open_levels)
                 calls, _ = backtrack(puzzle, limit=ceiling)  # nothing open above the ceiling: stop there
                 level = next((level for level in open_levels if LEVELS[level][0] <= calls <= LEVELS[level][1]), None)
+                if level is not None and full_search(puzzle) > FULL_SEARCH_CALL_LIMIT:
+                    level = None  # the validator would reject it: drop this variant
                 if level is not None:
                     chosen[level] = (list(puzzle), solved)
                 if level is not None or calls <= ceiling or not blanks:
@@ -280,12 +304,8 @@ def build_tests() -> list[tuple[str, Grid, Grid, bool]]:
     add("06-blank-column", without(list(range(4, 81, 9))), True, full)
     add("07-blank-box", without([r * 9 + c for r in range(3, 6) for c in range(6, 9)]), True, full)
     add("08-blank-diagonal", without([i * 10 for i in range(9)]), True, full)
-    add("09-empty-board", [0] * 81, False)
-    add("10-single-clue-nine", [9] + [0] * 80, False)
-    first_row = list(range(9, 0, -1))
-    add("11-only-first-row-descending", first_row + [0] * 72, False)
-    add("12-only-last-row", [0] * 72 + full[72:], False)
-    add("13-only-main-diagonal", [full[i] if i % 10 == 0 else 0 for i in range(81)], False)
+    for name, puzzle in sparse_boards(full, random.Random(SPARSE_SEED)):
+        add(name, puzzle, False)
     add("14-two-bands-given", full[:54] + [0] * 27, False)
     swap = _two_solution_board(full)
     add("15-two-solutions-rectangle", swap, False)
@@ -297,6 +317,66 @@ def build_tests() -> list[tuple[str, Grid, Grid, bool]]:
     for level, (puzzle, solution) in enumerate(graded_puzzles(rng), start=1):
         add(f"{19 + level}-unique-level-{level:02d}", puzzle, True, solution)
     return tests
+
+
+def sparse_boards(full: Grid, rng: random.Random) -> list[tuple[str, Grid]]:
+    """Tests 09-13: open boards with many solutions whose search to the end still fits the validator's bound.
+
+    Four are whole rows and boxes blanked out of `full`; in 12 the digits are renamed (which keeps its
+    million partial fillings, but moves where the first solution falls) until the search to the end fits.
+    The last blanks a random solution's cells in a random order, as many as fit.
+    """
+    top_four_rows, bottom_four_rows = list(range(36)), list(range(45, 81))
+    boxes = [[cell for cell in range(81) if BOX[cell] == box] for box in range(9)]
+    corner_and_centre_boxes = [cell for box in (0, 2, 4, 6, 8) for cell in boxes[box]]
+    bottom_rows_and_top_right_box = blank_cells(full, bottom_four_rows + boxes[2])
+    for _attempt in range(RELABEL_ATTEMPTS):
+        renamed = random_relabelling(rng)(bottom_rows_and_top_right_box)
+        if fits(renamed, SPARSE_FULL_CALLS):
+            break
+    else:
+        raise AssertionError("no renaming of the digits fits; pick another SPARSE_SEED")
+    other = random_solution(rng)
+    order = list(range(81))
+    rng.shuffle(order)
+    return [
+        ("09-blank-top-four-rows", blank_cells(full, top_four_rows)),
+        ("10-blank-bottom-four-rows", blank_cells(full, bottom_four_rows)),
+        ("11-blank-corner-and-centre-boxes", blank_cells(full, corner_and_centre_boxes)),
+        ("12-blank-bottom-four-rows-and-top-right-box", renamed),
+        ("13-sparse-scattered-clues", blank_while_it_fits(other, order, SPARSE_FULL_CALLS)),
+    ]
+
+
+def fits(puzzle: Grid, full_calls: int) -> bool:
+    """Both searches stay within bounds: the first solution within CALL_LIMIT, the whole tree within `full_calls`."""
+    return backtrack(puzzle)[0] <= CALL_LIMIT and full_search(puzzle, limit=full_calls) <= full_calls
+
+
+def blank_while_it_fits(solution: Grid, order: list[int], full_calls: int) -> Grid:
+    """Blank the first cells of `order`, as many as `fits` allows. Found by bisection on how many: more
+    blanks mostly mean a bigger tree, and whatever count it settles on is checked, not assumed."""
+    fitting, failing = 0, len(order) + 1
+    while failing - fitting > 1:
+        middle = (fitting + failing) // 2
+        if fits(blank_cells(solution, order[:middle]), full_calls):
+            fitting = middle
+        else:
+            failing = middle
+    return blank_cells(solution, order[:fitting])
+
+
+def blank_cells(grid: Grid, cells: list[int]) -> Grid:
+    blanks = set(cells)
+    return [0 if cell in blanks else digit for cell, digit in enumerate(grid)]
+
+
+def random_relabelling(rng: random.Random) -> Callable[[Grid], Grid]:
+    """Rename the digits at random: every count of solutions and of partial fillings stays the same."""
+    digits = list(range(1, 10))
+    rng.shuffle(digits)
+    relabel = [0, *digits]
+    return lambda grid: [relabel[digit] for digit in grid]
 
 
 def _two_solution_board(full: Grid) -> Grid:
@@ -323,13 +403,14 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for name, puzzle, answer, unique in build_tests():
         data = render(puzzle).encode()
-        calls = validate(data)  # raises if a test breaks the problem's promise
+        counts = validate(data)  # raises if a test breaks the problem's promise or the second bound
         solutions = count_solutions(puzzle)
         if unique != (solutions == 1) or any(p and p != a for p, a in zip(puzzle, answer)) or 0 in answer:
             raise AssertionError(f"{name}: generated test is not what its name promises")
         (args.out / f"{name}.in").write_bytes(data)
         (args.out / f"{name}.ans").write_bytes(render(answer).encode())
-        print(f"{name}: calls={calls} {'unique' if solutions == 1 else 'many solutions'}")
+        kind = "unique" if solutions == 1 else "many solutions"
+        print(f"{name}: calls={counts.first} full_calls={counts.full} {kind}")
     return 0
 
 
