@@ -20,6 +20,10 @@ filling /tmp with 10 GB) run only in the bwrap box and refuse to act when their 
 
 Modes: `bwrap` and `none` with the control group this machine offers; `bwrap-nocgroup` and `none-nocgroup` with
 `judge.cgroups.create` patched to return None (the rlimit + polling fallback), for the rows that are safe there.
+`bwrap-nonroot` and `none-nonroot` (slow) start the judge as an ordinary user (tests/nonroot.py) in control groups
+delegated to it, with the rows, verdicts and skips of `bwrap` and `none`; the problem, the submission and HOME are
+that user's files, so unconfined they are its to change. Its report must say it used control groups (a fallback
+to rlimits would be a regression), and it must leave no run group behind. They need the tests to run as root.
 """
 
 from __future__ import annotations
@@ -37,18 +41,21 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
 import pytest
 
+import nonroot
 from conftest import write_problem
 from judge import cgroups
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages import LANGUAGES, cache_dir, resolve_toolchain
 from judge.sandbox import bwrap_problem
 
 HOSTILE_DIR = Path(__file__).parent / "hostile"
+JUDGE_CACHE = cache_dir()  # read before any test changes HOME
 REPO = Path(__file__).resolve().parent.parent
 HANG_GUARD_SECONDS = 300.0
 # How long a killed process may take to disappear from the process table once the judge has returned.
@@ -59,12 +66,15 @@ NO_CGROUP = (
     "from judge.cli import main; sys.exit(main(sys.argv[1:]))"
 )
 MODES = ("bwrap", "none", "bwrap-nocgroup", "none-nocgroup")
+# The judge started as an ordinary user: mode -> the mode whose verdicts, skips and messages it shares.
+NONROOT_MODES = {"bwrap-nonroot": "bwrap", "none-nonroot": "none"}
 IN_BOX_ONLY = "harms the machine unless confined: runs only in the bwrap box (its own PID namespace)"
 NPROC_IGNORED_FOR_ROOT = (
-    "bug: without a control group the process count is bounded by RLIMIT_NPROC only, which the kernel does not "
-    "enforce for root (the submission is host root, in the box too): 150 processes fork"
+    "bug: without a control group the process count is bounded by RLIMIT_NPROC only, set to every task on the "
+    "machine plus the allowance (the count RLIMIT_NPROC keeps is per uid, and the box's uid is shared by "
+    "parallel runs; unconfined, a root judge's submission is root, which the kernel exempts): 150 processes fork"
 )
-UNBOUNDED_AS_ROOT = "unbounded without the pids controller when the judge is root (RLIMIT_NPROC does not bind root)"
+UNBOUNDED_AS_ROOT = "unbounded without the pids controller: RLIMIT_NPROC is every task on the machine plus 64"
 
 
 @dataclass(frozen=True)
@@ -150,15 +160,21 @@ HOSTILE = [
 ]
 
 
+def _table_mode(mode: str) -> str:
+    """The mode whose entries in a row (verdicts, skip, message) apply to `mode`; xfail is per mode."""
+    return NONROOT_MODES.get(mode, mode)
+
+
 def _params() -> Iterator[object]:
     bwrap_reason = bwrap_problem()
     for hostile in HOSTILE:
-        for mode in MODES:
-            if mode not in hostile.verdicts and mode not in hostile.skip:
+        for mode in (*MODES, *NONROOT_MODES):
+            table = _table_mode(mode)
+            if table not in hostile.verdicts and table not in hostile.skip:
                 continue
-            marks = []
-            if mode in hostile.skip:
-                marks.append(pytest.mark.skip(reason=hostile.skip[mode]))
+            marks = [pytest.mark.slow] if mode in NONROOT_MODES else []
+            if table in hostile.skip:
+                marks.append(pytest.mark.skip(reason=hostile.skip[table]))
             elif mode.startswith("bwrap") and bwrap_reason is not None:
                 marks.append(pytest.mark.skip(reason=f"bwrap unusable here: {bwrap_reason}"))
             elif mode in ("bwrap", "none") and cgroups.probe() == "none":
@@ -242,16 +258,36 @@ class TcpServer:
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
+def judge_user(request: pytest.FixtureRequest) -> nonroot.JudgeUser | None:
+    """The ordinary user a nonroot mode (the test's `mode` parameter) starts the judge as, skipping with the
+    reason where it cannot be done; None where the judge runs as the tests' own user."""
+    mode = request.node.callspec.params.get("mode") if hasattr(request.node, "callspec") else None
+    if mode not in NONROOT_MODES:
+        return None
+    user = nonroot.judge_user()
+    if isinstance(user, str):
+        pytest.skip(user)
+    problem = nonroot.delegation_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    if mode.startswith("bwrap") and user.bwrap_gaps:
+        pytest.skip(f"bwrap cannot confine a judge that is not root here: {'; '.join(user.bwrap_gaps)}")
+    return user
+
+
+@pytest.fixture
+def world(tmp_path: Path, judge_user: nonroot.JudgeUser | None) -> Iterator[World]:
+    """The world of one run; for a judge started as an ordinary user, in a folder that user owns (pytest's
+    tmp_path is private to root)."""
     secret = f"s{uuid.uuid4().hex[:16]}"
     tag = f"hx{uuid.uuid4().hex[:8]}"
-    problem = tmp_path / f"prob-{secret}"
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / ".bashrc").write_text("# the judge user's own file\n")
     server = TcpServer(secret)
     host_tmp_mark = Path("/tmp") / f"{tag}-outside"
-    yield World(tmp_path, secret, tag, problem, tmp_path / "submission", home, host_tmp_mark, server)
+    with nonroot.owned_folder(judge_user.uid) if judge_user else nullcontext(tmp_path) as root:
+        home = root / "home"
+        home.mkdir()
+        (home / ".bashrc").write_text("# the judge user's own file\n")
+        yield World(root, secret, tag, root / f"prob-{secret}", root / "submission", home, host_tmp_mark, server)
     server.stop()
     host_tmp_mark.unlink(missing_ok=True)
 
@@ -333,12 +369,23 @@ def prepare(world: World, hostile: Hostile) -> Path:
     return source
 
 
-def judge_cli(world: World, source: Path, mode: str, *extra: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run `judge run` as its own process, as a person would; returns it and its wall time."""
+def judge_cli(world: World, source: Path, mode: str, *extra: str, user: nonroot.JudgeUser | None = None,
+              delegation: nonroot.Delegation | None = None) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run `judge run` as its own process, as a person would; returns it and its wall time. With `user` the
+    judge runs as that user in `delegation`'s control groups, its temporary files in the world's tmp."""
     sandbox = mode.split("-")[0]
-    head = [sys.executable, "-c", NO_CGROUP] if mode.endswith("-nocgroup") else [sys.executable, "-m", "judge"]
-    command = [*head, "run", str(world.problem), str(source), "--sandbox", sandbox, "--json", *extra]
-    env = {**os.environ, "HOME": str(world.home), "JUDGE_HOSTILE_SECRET": world.secret}
+    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, "--json", *extra]
+    if user is not None:
+        assert delegation is not None, "a judge that is not root gets control groups only by delegation"
+        command = user.judge(arguments, delegation.join)
+        env = user.env(world.home, world.root / "tmp", JUDGE_HOSTILE_SECRET=world.secret)
+    else:
+        head = [sys.executable, "-c", NO_CGROUP] if mode.endswith("-nocgroup") else [sys.executable, "-m", "judge"]
+        command = [*head, *arguments]
+        # The judge's own cache (the Python venv) stays where it is, not in the HOME the suite watches (nor under
+        # /tmp, where the box would show the folders above it).
+        env = {**os.environ, "HOME": str(world.home), "JUDGE_HOSTILE_SECRET": world.secret,
+               "XDG_CACHE_HOME": str(JUDGE_CACHE.parent)}
     started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=HANG_GUARD_SECONDS)
     return done, time.monotonic() - started
@@ -349,18 +396,25 @@ def judge_cli(world: World, source: Path, mode: str, *extra: str) -> tuple[subpr
 
 
 @pytest.mark.parametrize(("hostile", "mode"), list(_params()))
-def test_hostile_submission(hostile: Hostile, mode: str, world: World, subreaper: None) -> None:
+def test_hostile_submission(hostile: Hostile, mode: str, judge_user: nonroot.JudgeUser | None, world: World,
+                            subreaper: None) -> None:
     if hostile.file.startswith("kill_"):
         # Belt and braces: the kill programs also refuse to act in the host's PID namespace.
         assert mode.startswith("bwrap"), "kill programs must never run unconfined"
+    table = _table_mode(mode)
     source = prepare(world, hostile)
+    if judge_user is not None:
+        (world.root / "tmp").mkdir()
+        nonroot.hand_over(world.root, judge_user.uid)
     before = world.outside()
     known = frozenset(_live_children())
-    try:
-        done, wall = judge_cli(world, source, mode)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the judge ran past twice the backstop; left behind: {_leftovers(world.tag, known)}")
-    leftovers = _leftovers(world.tag, known)
+    with nonroot.delegated(judge_user.uid) if judge_user else nullcontext() as delegation:
+        try:
+            done, wall = judge_cli(world, source, mode, user=judge_user, delegation=delegation)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the judge ran past twice the backstop; left behind: {_leftovers(world.tag, known)}")
+        leftovers = _leftovers(world.tag, known)
+        residue = delegation.residue() if delegation is not None else []
     after = world.outside()
 
     # The judge is alive and reports: exit 0 (AC) or 1 (another verdict), never killed, never JE (3).
@@ -371,12 +425,17 @@ def test_hostile_submission(hostile: Hostile, mode: str, world: World, subreaper
     verdict = report["verdict"]
     print(f"{hostile.file} [{mode}]: {verdict} ({case['message']}) cpu {case['cpu_seconds']} s, "
           f"wall {case['wall_seconds']} s, judge {wall:.2f} s, peak {case['peak_mib']} MiB")
-    assert verdict in hostile.verdicts[mode], f"{verdict}: {case['message']}"
-    if mode in hostile.message and verdict == "WA":
-        assert re.search(hostile.message[mode], case["message"]), case["message"]
+    assert verdict in hostile.verdicts[table], f"{verdict}: {case['message']}"
+    if table in hostile.message and verdict == "WA":
+        assert re.search(hostile.message[table], case["message"]), case["message"]
 
     # Nothing the submission started is still running.
     assert not leftovers, f"processes left behind: {leftovers}"
+    if judge_user is not None:
+        # The delegated groups were really used (a silent fallback to rlimits would pass the rest), and the judge
+        # removed every run group it made there.
+        assert report["memory_enforcement"].startswith("cgroup"), report["memory_enforcement"]
+        assert not residue, f"left in the delegated control groups: {residue}"
 
     # Nothing outside the box changed (unconfined, the leaking programs are documented to change or read it).
     changed = sorted(path for path in {*before, *after} if before.get(path) != after.get(path))
@@ -407,6 +466,27 @@ def test_the_leak_check_sees_an_escaped_daemon(world: World, subreaper: None) ->
         _reap_zombies()
         time.sleep(0.05)
     assert not _tagged(world.tag)
+
+
+def test_the_nonroot_judge_starts_as_its_user_in_its_own_groups(tmp_path: Path) -> None:
+    """The nonroot modes mean something only if the judge really starts unprivileged, with no supplementary
+    group, in the control groups handed to it."""
+    user = nonroot.judge_user()
+    if isinstance(user, str):
+        pytest.skip(user)
+    problem = nonroot.delegation_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with nonroot.delegated(user.uid) as delegation:
+        probe = "id -u; id -g; id -G; cat /proc/self/cgroup"
+        done = subprocess.run(user.command(["/bin/sh", "-c", probe], delegation.join), capture_output=True,
+                              text=True, env=user.env(tmp_path, tmp_path), timeout=30)
+        assert done.returncode == 0, done.stderr
+        uid, gid, groups, *cgroup_lines = done.stdout.splitlines()
+        assert (uid, gid, groups) == (str(user.uid),) * 3
+        joined = [line for line in cgroup_lines if line.endswith(f"/{delegation.folders[0].name}")]
+        assert len(joined) == len(delegation.folders), (delegation.folders, cgroup_lines)
+        assert not delegation.residue()
 
 
 def test_the_server_is_reachable_outside_the_box(world: World) -> None:
