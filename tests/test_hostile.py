@@ -257,6 +257,17 @@ class TcpServer:
         self.listener.close()
 
 
+def _nonroot_user_or_skip() -> nonroot.JudgeUser:
+    """The ordinary user to start the judge as, with control groups delegated to it; else the test is skipped."""
+    user = nonroot.judge_user()
+    if isinstance(user, str):
+        pytest.skip(user)
+    problem = nonroot.delegation_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    return user
+
+
 @pytest.fixture
 def judge_user(request: pytest.FixtureRequest) -> nonroot.JudgeUser | None:
     """The ordinary user a nonroot mode (the test's `mode` parameter) starts the judge as, skipping with the
@@ -264,12 +275,7 @@ def judge_user(request: pytest.FixtureRequest) -> nonroot.JudgeUser | None:
     mode = request.node.callspec.params.get("mode") if hasattr(request.node, "callspec") else None
     if mode not in NONROOT_MODES:
         return None
-    user = nonroot.judge_user()
-    if isinstance(user, str):
-        pytest.skip(user)
-    problem = nonroot.delegation_problem()
-    if problem is not None:
-        pytest.skip(problem)
+    user = _nonroot_user_or_skip()
     if mode.startswith("bwrap") and user.bwrap_gaps:
         pytest.skip(f"bwrap cannot confine a judge that is not root here: {'; '.join(user.bwrap_gaps)}")
     return user
@@ -471,12 +477,7 @@ def test_the_leak_check_sees_an_escaped_daemon(world: World, subreaper: None) ->
 def test_the_nonroot_judge_starts_as_its_user_in_its_own_groups(tmp_path: Path) -> None:
     """The nonroot modes mean something only if the judge really starts unprivileged, with no supplementary
     group, in the control groups handed to it."""
-    user = nonroot.judge_user()
-    if isinstance(user, str):
-        pytest.skip(user)
-    problem = nonroot.delegation_problem()
-    if problem is not None:
-        pytest.skip(problem)
+    user = _nonroot_user_or_skip()
     with nonroot.delegated(user.uid) as delegation:
         probe = "id -u; id -g; id -G; cat /proc/self/cgroup"
         done = subprocess.run(user.command(["/bin/sh", "-c", probe], delegation.join), capture_output=True,
