@@ -18,6 +18,7 @@ from judge import __version__
 from judge.cli_options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.doctor import examine
 from judge.errors import JudgeError
+from judge.failures import JUDGE_FAILURES, reason
 from judge.inert import for_terminal
 from judge.grading.command import grade_command
 from judge.judging import judge_submission
@@ -107,12 +108,16 @@ cli.add_command(grade_command, "grade")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: runs the command, turns a JudgeError into one line on stderr and exit code 2."""
+    """Entry point: runs the command; a JudgeError is one line on stderr and exit 2, a failure of the judge
+    (judge/failures.py) or any bug one line and exit 3. Never a traceback."""
     try:
         code = cli.main(args=argv, prog_name="judge", standalone_mode=False)
     except JudgeError as error:
         click.echo(for_terminal(f"judge: {error}"), err=True)  # messages quote paths, which may hold escapes
         return EXIT_USAGE
+    except JUDGE_FAILURES as error:  # the judge failed before any test (compiling, a full temp folder, ...)
+        click.echo(for_terminal(f"judge: judge error: {reason(error)}"), err=True)
+        return EXIT_JUDGE_FAILED
     except click.exceptions.Abort:
         click.echo("judge: interrupted", err=True)
         return 130
@@ -123,4 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         click.echo(f"judge: {error.format_message()}", err=True)
         return EXIT_USAGE
+    except Exception as error:  # noqa: BLE001 -- the last resort: a bug in the judge, told in one line
+        click.echo(for_terminal(f"judge: internal error (a bug in the judge; please report it): "
+                                f"{type(error).__name__}: {' '.join(str(error).split())}"), err=True)
+        return EXIT_JUDGE_FAILED
     return code if isinstance(code, int) else EXIT_ACCEPTED

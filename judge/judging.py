@@ -1,7 +1,9 @@
 """Judging one submission on one problem: compile once, then run, classify and check every test in order.
 
 A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
-(unknown language, missing toolchain, required sandbox unavailable); a checker that crashes gives JE.
+(unknown language, missing toolchain, required sandbox unavailable). A failure of the judge around one test case
+(judge/failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker)
+is raised as a single `JudgeFailure`, which each command answers in its own way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from judge.checkers import Checker, open_checker
 from judge.classify import classify
 from judge.errors import SubmissionError
 from judge.execute import RunSpec
+from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
 from judge.languages import Toolchain, detect_language, effective_limits, resolve_toolchain
 from judge.options import RunOptions
@@ -78,6 +81,15 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
     limits = effective_limits(problem.spec, language)
+    try:
+        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits)
+    except JUDGE_FAILURES as error:
+        raise as_failure(error) from None
+
+
+def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
+                      sandbox: Sandbox, limits: Limits) -> SubmissionResult:
+    language = toolchain.language
     with tempfile.TemporaryDirectory(prefix="judge-") as scratch_name:
         scratch = Path(scratch_name)
         os.chmod(scratch, 0o711)  # the box's user passes through to the program folder, and reads nothing else
@@ -139,6 +151,15 @@ def _compile(session: _Session) -> _Compiled:
 
 
 def _judge_case(session: _Session, test: TestCase) -> CaseResult:
+    """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
+    try:
+        return _run_case(session, test)
+    except JUDGE_FAILURES as error:
+        return CaseResult(name=test.name, verdict=Verdict.JE, cpu_seconds=0.0, wall_seconds=0.0, peak_mib=0.0,
+                          message=reason(error), is_sample=test.is_sample)
+
+
+def _run_case(session: _Session, test: TestCase) -> CaseResult:
     language = session.toolchain.language
     argv = session.command(language.run, session.limits.memory_mib, session.mounts)
     spec = session.run_spec(argv, test.input_path, "run", session.mounts)
@@ -152,10 +173,7 @@ def _judge_case(session: _Session, test: TestCase) -> CaseResult:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = spec.stdout_path.read_bytes()
     answer = test.answer_path.read_bytes()
-    try:
-        checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
-    except Exception as error:  # a crashing checker is the judge's fault, never the student's
-        return CaseResult(**measured, verdict=Verdict.JE, message=f"checker failed: {type(error).__name__}: {error}")
+    checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
 

@@ -15,11 +15,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.checkers import open_checker
+from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError, ToolchainMissing
+from judge.failures import JUDGE_FAILURES, reason
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem import Problem, load_problem
+from judge.problem import Problem, TestCase, load_problem
 from judge.problem_code import ProblemCodeBox, run_validator
 from judge.results import SubmissionResult
 from judge.sandbox import Sandbox, choose_sandbox
@@ -40,17 +41,24 @@ class TestDataCheck:
 
 @dataclass(frozen=True)
 class SubmissionCheck:
-    """One reference submission: what its folder expects and what it got (or why it was skipped)."""
+    """One reference submission: what its folder expects and what it got (or why it was skipped, or why the judge
+    failed on it before any test: then it got JE)."""
 
     problem_id: str
     path: Path
     expected: Verdict
     result: SubmissionResult | None = None
     skipped: str = ""
+    failed: str = ""
+
+    @property
+    def got(self) -> Verdict | None:
+        """The verdict it got; None when skipped."""
+        return Verdict.JE if self.failed else self.result.verdict if self.result is not None else None
 
     @property
     def ok(self) -> bool:
-        return self.skipped != "" or (self.result is not None and self.result.verdict is self.expected)
+        return self.skipped != "" or self.got is self.expected
 
     @property
     def slow_warning(self) -> str:
@@ -82,32 +90,45 @@ def problem_folders(problems_dir: Path, names: tuple[str, ...]) -> list[Path]:
     return sorted(path for path in problems_dir.iterdir() if (path / "problem.yaml").is_file())
 
 
-def check_test_data(problem: Problem, sandbox: Sandbox) -> Iterator[TestDataCheck]:
+def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
     """Run the validator on every input and the checker on every reference answer, both confined (problem code
-    is not trusted: problem_code.py)."""
+    is not trusted: problem_code.py). The judge failing on a test (judge/failures.py) fails that test's check."""
     box = ProblemCodeBox.of(sandbox)
     validator = problem.root / problem.spec.validator if problem.spec.validator else None
-    with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
-        scratch = Path(scratch_name)
-        os.chmod(scratch, 0o711)
-        with open_checker(problem, box, scratch) as checker:
-            for test in problem.tests:
-                details, ok = [], True
-                if validator is not None:
-                    verdict = run_validator(box, validator, test.input_path, scratch)
-                    ok = verdict.legal
-                    details.append(verdict.message)
-                answer = test.answer_path.read_bytes()
-                try:
-                    checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
-                except JudgeFailure as failure:
-                    ok = False
-                    details.append(f"checker failed on the .ans: {failure}")
-                else:
-                    if checked.verdict is not Verdict.AC:
-                        ok = False
-                        details.append(f"checker rejects the .ans: {checked.message}")
-                yield TestDataCheck(problem.id, test.name, ok, "; ".join(detail for detail in details if detail))
+    checks = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
+            scratch = Path(scratch_name)
+            os.chmod(scratch, 0o711)
+            with open_checker(problem, box, scratch) as checker:
+                for test in problem.tests:
+                    try:
+                        checks.append(_check_test(problem.id, test, validator, box, checker, scratch))
+                    except JUDGE_FAILURES as error:
+                        checks.append(TestDataCheck(problem.id, test.name, False, reason(error)))
+    except JUDGE_FAILURES as error:  # before any test: the scratch folder, or starting checker.py
+        checks.append(TestDataCheck(problem.id, "*", False, reason(error)))
+    return checks
+
+
+def _check_test(problem_id: str, test: TestCase, validator: Path | None, box: ProblemCodeBox, checker: Checker,
+                scratch: Path) -> TestDataCheck:
+    details, ok = [], True
+    if validator is not None:
+        verdict = run_validator(box, validator, test.input_path, scratch)
+        ok = verdict.legal
+        details.append(verdict.message)
+    answer = test.answer_path.read_bytes()
+    try:
+        checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
+    except JudgeFailure as failure:
+        ok = False
+        details.append(f"checker failed on the .ans: {failure}")
+    else:
+        if checked.verdict is not Verdict.AC:
+            ok = False
+            details.append(f"checker rejects the .ans: {checked.message}")
+    return TestDataCheck(problem_id, test.name, ok, "; ".join(detail for detail in details if detail))
 
 
 def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple[Path, Verdict]]:
@@ -125,12 +146,15 @@ def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple
 
 
 def _judge_one(problem_root: Path, path: Path, expected: Verdict, options: RunOptions) -> SubmissionCheck:
-    """Runs in a worker process: judge one reference submission; a missing toolchain is a skip, not a failure."""
+    """Runs in a worker process: judge one reference submission. A missing toolchain follows verify's policy
+    (judge/failures.py: skipped); the judge failing before any test is that submission's JE, with its reason."""
     problem = load_problem(problem_root)
     try:
         result = judge_submission(problem, path, options)
     except ToolchainMissing as missing:
         return SubmissionCheck(problem.id, path, expected, skipped=str(missing))
+    except JudgeFailure as failure:
+        return SubmissionCheck(problem.id, path, expected, failed=str(failure))
     return SubmissionCheck(problem.id, path, expected, result=result)
 
 

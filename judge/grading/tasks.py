@@ -11,17 +11,18 @@ import dataclasses
 import os
 import socket
 import tempfile
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge import __version__
 from judge.errors import JudgeError
+from judge.failures import JUDGE_FAILURES, reason
 from judge.grading.packing import ProblemPack, SourceFile
 from judge.judging import judge_submission
 from judge.options import RunOptions
 from judge.problem import load_problem
+from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 Pair = tuple[str, str]
@@ -67,14 +68,21 @@ def run_pair(task: GradeTask) -> PairOutcome:
     Never raises for a failing submission or a failing judge: both come back as an outcome, the latter as JE.
     """
     worker = f"{socket.gethostname()}:{os.getpid()}"
-    with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
-        scratch = Path(scratch_name)
-        try:
-            problem = load_problem(task.problem.unpack(scratch / "problem"))
-            result = judge_submission(problem, task.source.write(scratch / "submission"), task.options)
-        except JudgeError as error:  # e.g. this worker lacks the language's toolchain
-            return PairOutcome.failure(str(error), worker)
-        except Exception:  # a crash of the judge must cost one pair (as JE), not the whole class
-            return PairOutcome.failure(f"the judge crashed:\n{traceback.format_exc()}", worker)
+    try:
+        result = _judge_in_scratch(task)
+    except JudgeError as error:  # grade's policy for a missing toolchain (judge/failures.py) is JE
+        return PairOutcome.failure(str(error), worker)
+    except JUDGE_FAILURES as error:  # e.g. a full temp folder while unpacking the problem
+        return PairOutcome.failure(reason(error), worker)
+    except Exception as error:  # a bug in the judge must cost one pair, not the class; one line says which
+        return PairOutcome.failure(f"the judge crashed (a bug; please report it): {type(error).__name__}: "
+                                   f"{' '.join(str(error).split())}", worker)
     report = dataclasses.replace(result, submission=task.source_path).to_dict()
     return PairOutcome(verdict=result.verdict, tests_passed=result.passed, report=report, error="", worker=worker)
+
+
+def _judge_in_scratch(task: GradeTask) -> SubmissionResult:
+    with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
+        scratch = Path(scratch_name)
+        problem = load_problem(task.problem.unpack(scratch / "problem"))
+        return judge_submission(problem, task.source.write(scratch / "submission"), task.options)

@@ -17,10 +17,9 @@ from judge.verify import SubmissionCheck, VerifyReport
 
 
 def _got(check: SubmissionCheck) -> Text:
-    if check.skipped:
+    if check.got is None:
         return Text("skipped", style="dim")
-    assert check.result is not None
-    return Text(check.result.verdict.short, style=check.result.verdict.colour)
+    return Text(check.got.short, style=check.got.colour)
 
 
 def _timing(check: SubmissionCheck) -> str:
@@ -52,7 +51,8 @@ def report_text(report: VerifyReport, stream: TextIO) -> None:
     for check in report.submissions:
         note = check.skipped or check.slow_warning
         if not check.ok:
-            note = "MISMATCH" + (f": {_first_line(check.result.cases[-1].message)}"
+            note = "MISMATCH" + (f": {check.failed}" if check.failed else
+                                 f": {_first_line(check.result.cases[-1].message)}"
                                  if check.result and check.result.cases else "")
         table.add_row(
             Text(for_terminal(_short_path(check))), Text(for_terminal(check.result.language if check.result else "")),
@@ -79,9 +79,10 @@ def report_json(report: VerifyReport, stream: TextIO) -> None:
                 "problem": check.problem_id,
                 "path": str(check.path),
                 "expected": check.expected.short,
-                "got": check.result.verdict.short if check.result else None,
+                "got": check.got.short if check.got else None,
                 "ok": check.ok,
                 "skipped": check.skipped,
+                "judge_failure": check.failed,
                 "warning": check.slow_warning,
                 "result": check.result.to_dict() if check.result else None,
             }
