@@ -238,7 +238,7 @@ def test_a_bug_in_the_judge_is_one_line_and_exit_3(tmp_path: Path, capsys, monke
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("an invariant\nthat did not hold")
 
-    monkeypatch.setattr("judge.cli.judge_submission", broken)
+    monkeypatch.setattr("judge.cli.run.judge_submission", broken)
     result = judge_here(make_project(tmp_path), "run", capsys)
     assert result.code == 3
     assert result.output.splitlines() == [

@@ -6,7 +6,7 @@ Paths, test names, validator details and messages are hostile text: they reach r
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Callable, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -91,3 +91,12 @@ def report_json(report: VerifyReport, stream: TextIO) -> None:
     }
     stream.write(json_document(document))
     stream.write("\n")
+
+
+VerifyReporter = Callable[[VerifyReport, TextIO], None]
+
+VERIFY_REPORTERS: dict[str, VerifyReporter] = {
+    "text": report_text,
+    "json": report_json,
+}
+"""`judge verify --format NAME`: the whole list."""
