@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sqlite3
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -18,13 +19,14 @@ from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class
 from judge.errors import JudgeError, SpecError
 from judge.grading.discovery import load_problems, scan_class, source_limits
 from judge.grading.executors import EXECUTORS, ExecutorChoice
-from judge.grading.gradebook import format_score, write_csv, write_json
+from judge.grading.gradebook import format_score
+from judge.reporters.gradebook import csv_sheet, json_doc
 from judge.grading.packing import ProblemPack, SourceFile
 from judge.grading.progress import GradeProgress
-from judge.grading.report import render
+from judge.reporters.gradebook.page import render
 from judge.grading.session import stale_tasks
 from judge.grading.store import ResultStore
-from judge.grading.svg import TimePoint, _ticks, cpu_strip, verdict_bars
+from judge.reporters.gradebook.plots import TimePoint, _ticks, cpu_strip, verdict_bars
 from judge.grading.tasks import GradeTask, PairOutcome
 from judge.options import RunOptions
 from judge.problem import load_problem
@@ -267,13 +269,13 @@ def test_scores_count_accepted_problems_or_the_fraction_of_tests(tmp_path: Path)
 
 def test_grades_csv_has_a_row_per_student_and_a_column_per_problem(tmp_path: Path) -> None:
     gradebook = sample_gradebook(tmp_path)
-    write_csv(gradebook, tmp_path / "grades.csv")
+    (tmp_path / "grades.csv").write_text(csv_sheet.render(gradebook), encoding="utf-8")
     assert (tmp_path / "grades.csv").read_text() == "student,add,mul,score\nkim,AC,WA,1\nlee,CE,,0\n"
 
 
 def test_grades_json_holds_every_report_and_the_unmatched_files(tmp_path: Path) -> None:
     gradebook = sample_gradebook(tmp_path, partial=True)
-    write_json(gradebook, tmp_path / "grades.json")
+    (tmp_path / "grades.json").write_text(json_doc.render(gradebook), encoding="utf-8")
     data = json.loads((tmp_path / "grades.json").read_text())
 
     assert data["scoring"] == "partial" and [p["id"] for p in data["problems"]] == ["add", "mul"]
@@ -337,3 +339,11 @@ def test_the_executor_is_chosen_from_an_explicit_table() -> None:
     assert set(EXECUTORS) == {"local", "dask"}
     assert ExecutorChoice(jobs=2).kind == "local"
     assert ExecutorChoice(jobs=2, scheduler="tcp://127.0.0.1:8786").kind == "dask"
+
+
+def test_one_colour_table_for_terminal_and_html(tmp_path: Path) -> None:
+    colours = [verdict.html_colour for verdict in Verdict]
+    assert len(set(colours)) == len(colours) and all(re.fullmatch(r"#[0-9a-f]{6}", colour) for colour in colours)
+    page = render(sample_gradebook(tmp_path))
+    for verdict in Verdict:
+        assert f".v-{verdict.short} {{ background: {verdict.html_colour}; }}" in page

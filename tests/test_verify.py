@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -119,3 +120,12 @@ def test_an_accepted_submission_near_the_limit_is_warned(project: Path) -> None:
                                case.__class__(**{**case.__dict__, "cpu_seconds": 0.4}) for case in result.cases)}))
     assert "80%" in slow.slow_warning
     assert SubmissionCheck("add", Path("x.py"), Verdict.AC, result=result).slow_warning == ""
+
+
+def test_junit_for_ci(project: Path) -> None:
+    done = run_verify(project, "--format", "junit", "-j", "2")
+    assert done.returncode == 0, done.stderr
+    suite = ElementTree.fromstring(done.stdout).find("testsuite")
+    assert suite.get("name") == "add" and (suite.get("tests"), suite.get("failures")) == ("6", "0")
+    names = {(case.get("classname"), case.get("name")) for case in suite.iter("testcase")}
+    assert {("add.data", "sample1"), ("add.data", "2"), ("add.submissions", "accepted/sum.py")} <= names

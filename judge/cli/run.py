@@ -13,7 +13,7 @@ from judge.judging import judge_submission
 from judge.languages import LANGUAGES
 from judge.options import RunOptions
 from judge.problem import load_problem
-from judge.reporters import REPORTERS
+from judge.reporters.submission import REPORTERS
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 

@@ -13,7 +13,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, default_jobs, format_options, sandbox_choice, sandbox_options
 from judge.options import RunOptions
 from judge.problem import load_problem
-from judge.reporters.verify_report import VERIFY_REPORTERS
+from judge.reporters.verify import VERIFY_REPORTERS
 from judge.verify import problem_folders, verify
 
 

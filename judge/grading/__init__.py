@@ -8,9 +8,8 @@ The flow, one module per step:
     tasks.py       the unit of work, run on a worker: unpack, `judge_submission`, return a PairOutcome
     executors/     where tasks run: a local process pool, or a Dask cluster (same interface, explicit table)
     session.py     keeps the executor fed, writes each result as it arrives, reports progress
-    gradebook.py   the stored rows as a student x problem table: grades.csv and grades.json
-    report.py      report.html (with svg.py for the plots)
-    command.py     the click command `grade_command`
+    gradebook.py   the stored rows as a student x problem table; its views (grades.csv, grades.json,
+                   report.html) are in judge/reporters/gradebook/, the command in judge/cli/grade.py
 
 Every pair is judged by `judge.judging.judge_submission`, the engine behind `judge run`, so verdicts agree.
 """

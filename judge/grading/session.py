@@ -20,14 +20,14 @@ from types import FrameType
 
 from judge.grading.discovery import ClassFolder, LayoutChoice, load_problems, scan_class, source_limits
 from judge.grading.executors import Executor, ExecutorChoice, open_executor
-from judge.grading.gradebook import CSV_NAME, JSON_NAME, Gradebook, write_csv, write_json
+from judge.grading.gradebook import Gradebook
 from judge.grading.packing import ProblemPack
 from judge.grading.progress import GradeProgress
-from judge.grading.report import REPORT_NAME, write_html
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
 from judge.grading.tasks import GradeTask, Pair
 from judge.options import RunOptions
 from judge.problem import Problem
+from judge.reporters.gradebook import write_views
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,7 @@ def grade(request: GradeRequest) -> GradeSummary:
                 current = len(tasks) - len(stale_tasks(tasks, store.results(), force=False))
                 raise Interrupted(number, current, len(tasks)) from None
         gradebook = Gradebook.build(problems, class_folder, store.results(), partial=request.partial)
-    write_csv(gradebook, request.out_dir / CSV_NAME)
-    write_json(gradebook, request.out_dir / JSON_NAME)
-    write_html(gradebook, request.out_dir / REPORT_NAME)
+    write_views(gradebook, request.out_dir)
     return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
 
 
