@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.batch.engine import run_batch
+from judge.batch.executors import ExecutorChoice, Finished
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.progress import BatchProgress
+from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
-from judge.errors import JudgeFailure, SpecError, ToolchainMissing
+from judge.errors import JudgeFailure, SpecError
 from judge.failures import JUDGE_FAILURES, reason
-from judge.judging import judge_submission
+from judge.grading.discovery import load_problems
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase, load_problem
 from judge.problem_code import ProblemCodeBox, run_validator
@@ -81,13 +85,12 @@ class VerifyReport:
         return all(check.ok for check in self.data_checks) and all(check.ok for check in self.submissions)
 
 
-def problem_folders(problems_dir: Path, names: tuple[str, ...]) -> list[Path]:
-    """The problems to verify: the named ones (ids under problems_dir, or paths), else every folder with a spec."""
+def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]:
+    """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the batch
+    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: grading/discovery.py)."""
     if names:
-        return [Path(name) if Path(name).is_dir() else problems_dir / name for name in names]
-    if not problems_dir.is_dir():
-        raise SpecError(f"{problems_dir}: no such folder; run from the project root or pass --problems")
-    return sorted(path for path in problems_dir.iterdir() if (path / "problem.yaml").is_file())
+        return [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
+    return list(load_problems(problems_dir).values())
 
 
 def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
@@ -145,44 +148,42 @@ def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple
     return found
 
 
-def _judge_one(problem_root: Path, path: Path, expected: Verdict, options: RunOptions) -> SubmissionCheck:
-    """Runs in a worker process: judge one reference submission. A missing toolchain follows verify's policy
-    (judge/failures.py: skipped); the judge failing before any test is that submission's JE, with its reason."""
-    problem = load_problem(problem_root)
-    try:
-        result = judge_submission(problem, path, options)
-    except ToolchainMissing as missing:
-        return SubmissionCheck(problem.id, path, expected, skipped=str(missing))
-    except JudgeFailure as failure:
-        return SubmissionCheck(problem.id, path, expected, failed=str(failure))
-    return SubmissionCheck(problem.id, path, expected, result=result)
-
-
 def verify(
     problems: list[Problem],
     submissions_dir: Path,
     options: RunOptions,
-    jobs: int,
-    on_progress: Callable[[str, int], None] = lambda description, total: None,
+    executor: ExecutorChoice,
+    progress: Callable[[int], BatchProgress],
 ) -> VerifyReport:
-    """Validate every problem's data, then judge every reference submission, `jobs` at a time.
-
-    `on_progress(description, total)` is called once with the total count of submissions (description
-    "start"), then once per finished submission with its path.
-    """
+    """Validate every problem's data here, then judge every reference submission on the batch engine (the same
+    executors as `judge grade`: a spawn pool with crash isolation, or Dask). `progress(total)` makes the display.
+    Ctrl-C or SIGTERM raises `Stopped` once the workers are stopped."""
     report = VerifyReport()
     for problem in problems:
         report.data_checks.extend(check_test_data(problem, choose_sandbox(options.sandbox)))
-    work = [(problem, path, expected) for problem in problems
-            for path, expected in reference_submissions(problem, submissions_dir)]
-    on_progress("start", len(work))
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(_judge_one, problem.root, path, expected, options): path
-                   for problem, path, expected in work}
-        done = []
-        for future in as_completed(futures):
-            done.append(future.result())
-            on_progress(str(futures[future]), len(work))
-    order = {path: index for index, (_, path, _) in enumerate(work)}
-    report.submissions = sorted(done, key=lambda check: order[check.path])
+    tasks, expected = [], {}
+    for problem in problems:
+        pack = ProblemPack.of(problem)
+        limit = options.source_limit_bytes(problem.spec.source_limit)
+        for path, verdict in reference_submissions(problem, submissions_dir):
+            task = GradeTask(f"{verdict.folder}/{path.name}", str(path), SourceFile.read(path, limit), pack, options)
+            tasks.append(task)
+            expected[task.pair] = (problem.id, path, verdict)
+    checks: dict[tuple[str, str], SubmissionCheck] = {}
+
+    def finished(done: Finished) -> None:
+        checks[done.task.pair] = _check(*expected[done.task.pair], done.outcome)
+
+    run_batch(tasks, executor, progress(len(tasks)), finished)
+    report.submissions = [checks[task.pair] for task in tasks]
     return report
+
+
+def _check(problem_id: str, path: Path, expected: Verdict, outcome: PairOutcome) -> SubmissionCheck:
+    """A missing toolchain follows verify's policy (judge/failures.py: skipped); the judge failing before any test
+    is that submission's JE, with its reason."""
+    if outcome.missing_toolchain:
+        return SubmissionCheck(problem_id, path, expected, skipped=outcome.error)
+    if outcome.report is None:
+        return SubmissionCheck(problem_id, path, expected, failed=outcome.error)
+    return SubmissionCheck(problem_id, path, expected, result=SubmissionResult.from_dict(outcome.report))

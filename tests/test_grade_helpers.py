@@ -20,7 +20,7 @@ from judge.grading.discovery import load_problems, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
-from judge.grading.tasks import PairOutcome
+from judge.batch.tasks import PairOutcome
 from judge.options import RunOptions
 from judge.results import CaseResult, Limits, SubmissionResult
 from judge.verdicts import Verdict

@@ -18,16 +18,16 @@ from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class
 
 from judge.errors import JudgeError, SpecError
 from judge.grading.discovery import load_problems, scan_class, source_limits
-from judge.grading.executors import EXECUTORS, ExecutorChoice
+from judge.batch.executors import EXECUTORS, ExecutorChoice
 from judge.grading.gradebook import format_score
 from judge.reporters.gradebook import csv_sheet, json_doc
-from judge.grading.packing import ProblemPack, SourceFile
-from judge.grading.progress import GradeProgress
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.progress import BatchProgress
 from judge.reporters.gradebook.page import render
 from judge.grading.session import stale_tasks
 from judge.grading.store import ResultStore
 from judge.reporters.gradebook.plots import TimePoint, _ticks, cpu_strip, verdict_bars
-from judge.grading.tasks import GradeTask, PairOutcome
+from judge.batch.tasks import GradeTask, PairOutcome
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.verdicts import Verdict
@@ -322,7 +322,7 @@ def test_axis_ticks_are_round_and_cover_the_maximum(maximum: float, ticks: list[
 def test_progress_shows_counts_per_verdict_on_a_terminal() -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=True, width=160)
-    with GradeProgress(3, enabled=True, console=console) as progress:
+    with BatchProgress(3, enabled=True, console=console) as progress:
         for verdict in (Verdict.AC, Verdict.WA, Verdict.AC):
             progress.advance(verdict)
     shown = output.getvalue()
@@ -330,9 +330,9 @@ def test_progress_shows_counts_per_verdict_on_a_terminal() -> None:
 
 
 def test_progress_is_off_when_quiet_or_not_a_terminal() -> None:
-    assert not GradeProgress.wanted(quiet=False, console=Console(file=io.StringIO()))
-    assert not GradeProgress.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
-    assert GradeProgress.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
+    assert not BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO()))
+    assert not BatchProgress.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
+    assert BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
 
 
 def test_the_executor_is_chosen_from_an_explicit_table() -> None:

@@ -214,8 +214,8 @@ def test_a_missing_toolchain_follows_the_written_policy(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_an_unreadable_test_file(command: str) -> None:
-    """`run` and `verify` find it while judging (JE on that test); `grade` reads every file first, and refuses
-    the problem folder in one line (exit 2), before judging anyone."""
+    """`run` finds it while judging (JE on that test); `verify` and `grade` pack every problem's files for their
+    workers first, and refuse the problem folder in one line (exit 2), before judging anything."""
     user = nonroot.judge_user()
     if isinstance(user, str):
         pytest.skip(user)
@@ -225,7 +225,7 @@ def test_an_unreadable_test_file(command: str) -> None:
         (project.problem / "tests" / "2.in").chmod(0)
         argv = user.judge(project.arguments(command), join=())
         result = judge_child(project, command, argv=argv, env=user.env(home, home))
-    if command == "grade":
+    if command in ("verify", "grade"):
         assert result.code == 2, result.output
         assert result.output.strip().splitlines() == [
             f"judge: {project.problem / 'tests' / '2.in'}: cannot be read: Permission denied; a problem's files "

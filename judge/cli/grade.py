@@ -17,8 +17,8 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
-from judge.grading.executors import ExecutorChoice
-from judge.grading.progress import GradeProgress
+from judge.batch.executors import ExecutorChoice
+from judge.batch.progress import BatchProgress
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
@@ -61,7 +61,7 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), source_limit_kib=source_limit),
         force=force,
         partial=partial,
-        show_progress=GradeProgress.wanted(quiet=quiet),
+        show_progress=BatchProgress.wanted(quiet=quiet),
     )
     try:
         summary = grade(request)

@@ -6,43 +6,55 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from judge.batch.engine import Stopped
+from judge.batch.executors import ExecutorChoice
+from judge.batch.progress import BatchProgress
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import chosen_format, default_jobs, format_options, sandbox_choice, sandbox_options
+from judge.cli.options import (
+    chosen_format,
+    default_jobs,
+    format_options,
+    sandbox_choice,
+    sandbox_options,
+    source_limit_option,
+)
+from judge.errors import JudgeError
 from judge.options import RunOptions
-from judge.problem import load_problem
 from judge.reporters.verify import VERIFY_REPORTERS
-from judge.verify import problem_folders, verify
+from judge.verify import select_problems, verify
 
 
 @click.command("verify")
 @click.argument("problems", nargs=-1)
 @click.option("--problems-dir", type=click.Path(path_type=Path), default=Path("problems"), show_default=True)
 @click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=default_jobs(), show_default="cores",
-              help="Submissions judged in parallel.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Submissions judged in parallel (default: the number of cores).")
+@click.option("--scheduler", metavar="tcp://HOST:PORT",
+              help="Send the submissions to this Dask scheduler instead of local worker processes.")
 @format_options(VERIFY_REPORTERS)
+@source_limit_option
 @sandbox_options
-def verify_command(problems: tuple[str, ...], problems_dir: Path, submissions_dir: Path, jobs: int,
-                   report_format: str | None, as_json: bool, sandbox: str, require_sandbox: bool) -> int:
+@click.pass_context
+def verify_command(ctx: click.Context, problems: tuple[str, ...], problems_dir: Path, submissions_dir: Path,
+                   jobs: int | None, scheduler: str | None, report_format: str | None, as_json: bool,
+                   source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Check every problem's test data and that each reference submission gets its folder's verdict."""
     shown = chosen_format(report_format, as_json)
-    loaded = [load_problem(folder) for folder in problem_folders(problems_dir, problems)]
+    if jobs is not None and scheduler is not None:
+        raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
+    loaded = select_problems(problems_dir, problems)
     # The overall verdict is the first non-AC test's, so stopping there changes no verdict and saves minutes.
-    options = RunOptions(fail_fast=True, sandbox=sandbox_choice(sandbox, require_sandbox))
-    progress = Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.description}"), console=Console(stderr=True), transient=True,
-                        disable=shown != "text" or not sys.stderr.isatty())
-    with progress:
-        task = progress.add_task("", total=None)
-
-        def advance(description: str, total: int) -> None:
-            progress.update(task, total=total, description=description)
-            if description != "start":
-                progress.advance(task)
-
-        report = verify(loaded, submissions_dir, options, jobs, advance)
+    options = RunOptions(fail_fast=True, sandbox=sandbox_choice(sandbox, require_sandbox),
+                         source_limit_kib=source_limit)
+    wanted = shown == "text" and BatchProgress.wanted(quiet=False)
+    try:
+        report = verify(loaded, submissions_dir, options, ExecutorChoice(jobs=jobs or default_jobs(),
+                                                                          scheduler=scheduler),
+                        lambda total: BatchProgress(total, enabled=wanted, label="verify", unit="submissions"))
+    except Stopped as stop:
+        click.echo("judge verify: interrupted; nothing was verified", err=True)
+        ctx.exit(ExitCode.for_signal(stop.signal_number))
     VERIFY_REPORTERS[shown](report, sys.stdout)
     return ExitCode.ACCEPTED if report.ok else ExitCode.REJECTED

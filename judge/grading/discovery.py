@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Literal
 
 from judge.errors import JudgeError, SpecError, SubmissionError
-from judge.grading.packing import SourceFile
+from judge.batch.packing import SourceFile
 from judge.intake import Refused, kind_refusal
 from judge.languages import detect_language
 from judge.options import RunOptions

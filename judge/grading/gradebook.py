@@ -16,7 +16,7 @@ from typing import Any
 from judge import __version__
 from judge.grading.discovery import ClassFolder, Unmatched
 from judge.grading.store import StoredResult
-from judge.grading.tasks import Pair
+from judge.batch.tasks import Pair
 from judge.problem import Problem
 from judge.verdicts import Verdict
 

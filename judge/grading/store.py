@@ -26,7 +26,7 @@ from typing import Any, TypeAlias
 
 from judge import __version__
 from judge.errors import JudgeError
-from judge.grading.tasks import GradeTask, Pair, PairOutcome
+from judge.batch.tasks import GradeTask, Pair, PairOutcome
 from judge.verdicts import Verdict
 
 Stored: TypeAlias = str | bytes

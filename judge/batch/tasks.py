@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from judge import __version__
-from judge.errors import JudgeError
+from judge.errors import JudgeError, ToolchainMissing
 from judge.failures import JUDGE_FAILURES, reason
-from judge.grading.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack, SourceFile
 from judge.judging import judge_submission
 from judge.options import RunOptions
 from judge.problem import load_problem
@@ -55,10 +55,13 @@ class PairOutcome:
     error: str
     worker: str
     judge_version: str = __version__
+    missing_toolchain: bool = False
 
     @classmethod
-    def failure(cls, error: str, worker: str) -> PairOutcome:
-        return cls(verdict=Verdict.JE, tests_passed=0, report=None, error=error, worker=worker)
+    def failure(cls, error: str, worker: str, *, missing_toolchain: bool = False) -> PairOutcome:
+        """JE with `error`; `missing_toolchain` tells a missing compiler apart, for verify's policy (skipped)."""
+        return cls(verdict=Verdict.JE, tests_passed=0, report=None, error=error, worker=worker,
+                   missing_toolchain=missing_toolchain)
 
 
 def run_pair(task: GradeTask) -> PairOutcome:
@@ -70,6 +73,8 @@ def run_pair(task: GradeTask) -> PairOutcome:
     worker = f"{socket.gethostname()}:{os.getpid()}"
     try:
         result = _judge_in_scratch(task)
+    except ToolchainMissing as missing:
+        return PairOutcome.failure(str(missing), worker, missing_toolchain=True)
     except JudgeError as error:  # grade's policy for a missing toolchain (judge/failures.py) is JE
         return PairOutcome.failure(str(error), worker)
     except JUDGE_FAILURES as error:  # e.g. a full temp folder while unpacking the problem
