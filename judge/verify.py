@@ -184,6 +184,6 @@ def _check(problem_id: str, path: Path, expected: Verdict, outcome: PairOutcome)
     is that submission's JE, with its reason."""
     if outcome.missing_toolchain:
         return SubmissionCheck(problem_id, path, expected, skipped=outcome.error)
-    if outcome.report is None:
+    if outcome.result is None:
         return SubmissionCheck(problem_id, path, expected, failed=outcome.error)
-    return SubmissionCheck(problem_id, path, expected, result=SubmissionResult.from_dict(outcome.report))
+    return SubmissionCheck(problem_id, path, expected, result=outcome.result)

@@ -6,6 +6,7 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sqlite3
 import subprocess
@@ -112,12 +113,11 @@ def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
                             **popen)
 
 
-def _report(verdicts: list[Verdict], cpu: float = 0.05) -> dict[str, Any]:
+def _report(verdicts: list[Verdict], cpu: float = 0.05) -> SubmissionResult:
     cases = tuple(CaseResult(str(index), verdict, cpu, cpu * 2, 9.5, message="line 1: expected 3, got 4"
                              if verdict is Verdict.WA else "") for index, verdict in enumerate(verdicts, start=1))
     overall = next((verdict for verdict in verdicts if verdict is not Verdict.AC), Verdict.AC)
-    return SubmissionResult("add", "x.py", "Python 3", Limits(0.3, 1.6, 128, 1), "none", "rlimit", overall,
-                            cases).to_dict()
+    return SubmissionResult("add", "x.py", "Python 3", Limits(0.3, 1.6, 128, 1), "none", "rlimit", overall, cases)
 
 
 def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "kim") -> Gradebook:
@@ -129,8 +129,8 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
     outcomes = {
         (student, "add"): PairOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
         (student, "mul"): PairOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "", "w:2"),
-        ("lee", "add"): PairOutcome(Verdict.CE, 0, {**_report([]), "verdict": "CE", "compile_message": "bad <code>"},
-                                    "", "w:1"),
+        ("lee", "add"): PairOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
+                                                                        compile_message="bad <code>"), "", "w:1"),
     }
     with ResultStore(tmp_path / "out") as store:
         for task in make_tasks(problems, found, RunOptions()):

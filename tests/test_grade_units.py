@@ -195,7 +195,7 @@ def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> G
 
 
 def _outcome(verdict: Verdict, passed: int = 3) -> PairOutcome:
-    return PairOutcome(verdict=verdict, tests_passed=passed, report=None, error="", worker="test:1")
+    return PairOutcome(verdict=verdict, tests_passed=passed, result=None, error="", worker="test:1")
 
 
 def test_a_pair_has_one_row_however_often_it_is_recorded(tmp_path: Path) -> None:
@@ -228,7 +228,7 @@ def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
 def test_names_that_are_not_utf8_are_stored_as_they_are_and_found_again(tmp_path: Path) -> None:
     student = os.fsdecode(b"\xffkim\x1b")
     task = _task(tmp_path, student=student)
-    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, report=None, error="odd \ud800 text", worker="w:1")
+    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, result=None, error="odd \ud800 text", worker="w:1")
     with ResultStore(tmp_path / "out") as store:
         store.record(task, outcome)
     with ResultStore(tmp_path / "out") as store:

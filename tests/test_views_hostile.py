@@ -182,7 +182,7 @@ RE_MESSAGE = ("exit code 1: NameError: name 'x' is not defined \x9b2J\nTraceback
 def _hostile_gradebook() -> Gradebook:
     case = CaseResult("1\x1b[2J", Verdict.RE, 0.01, 0.02, 3.0, message=RE_MESSAGE)
     report = SubmissionResult("t", "kim\udcff/t.py", "Python 3", Limits(1.0, 3.0, 256, 1), "none", "rlimit",
-                              Verdict.RE, (case,), compile_message="").to_dict()
+                              Verdict.RE, (case,), compile_message="")
     results = {
         (student, "t"): StoredResult(student, "t", Fingerprint(f"{student}/t.py", "0" * 64, "1" * 64, "0"),
                                      Verdict.RE, 0, 1, report, "", "worker\x1b]0;w\x07", "2024-01-01T00:00:00")

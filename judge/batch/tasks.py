@@ -13,12 +13,11 @@ import socket
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from judge import __version__
+from judge.batch.packing import ProblemPack, SourceFile
 from judge.errors import JudgeError, ToolchainMissing
 from judge.failures import JUDGE_FAILURES, reason
-from judge.batch.packing import ProblemPack, SourceFile
 from judge.judging import judge_submission
 from judge.options import RunOptions
 from judge.problem import load_problem
@@ -46,12 +45,13 @@ class GradeTask:
 
 @dataclass(frozen=True)
 class PairOutcome:
-    """What judging one pair gave: the verdict and the full report (`SubmissionResult.to_dict`), or JE with
-    `error` saying why the pair could not be judged (then `report` is None). `worker` names who judged it."""
+    """What judging one pair gave: the verdict and the full typed result, or JE with `error` saying why the pair
+    could not be judged (then `result` is None). `worker` names who judged it. Pickled to and from a Dask worker
+    as it is; only the results database stores it as JSON."""
 
     verdict: Verdict
     tests_passed: int
-    report: dict[str, Any] | None
+    result: SubmissionResult | None
     error: str
     worker: str
     judge_version: str = __version__
@@ -60,7 +60,7 @@ class PairOutcome:
     @classmethod
     def failure(cls, error: str, worker: str, *, missing_toolchain: bool = False) -> PairOutcome:
         """JE with `error`; `missing_toolchain` tells a missing compiler apart, for verify's policy (skipped)."""
-        return cls(verdict=Verdict.JE, tests_passed=0, report=None, error=error, worker=worker,
+        return cls(verdict=Verdict.JE, tests_passed=0, result=None, error=error, worker=worker,
                    missing_toolchain=missing_toolchain)
 
 
@@ -82,8 +82,8 @@ def run_pair(task: GradeTask) -> PairOutcome:
     except Exception as error:  # a bug in the judge must cost one pair, not the class; one line says which
         return PairOutcome.failure(f"the judge crashed (a bug; please report it): {type(error).__name__}: "
                                    f"{' '.join(str(error).split())}", worker)
-    report = dataclasses.replace(result, submission=task.source_path).to_dict()
-    return PairOutcome(verdict=result.verdict, tests_passed=result.passed, report=report, error="", worker=worker)
+    shown = dataclasses.replace(result, submission=task.source_path)
+    return PairOutcome(verdict=result.verdict, tests_passed=result.passed, result=shown, error="", worker=worker)
 
 
 def _judge_in_scratch(task: GradeTask) -> SubmissionResult:

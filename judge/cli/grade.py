@@ -13,12 +13,12 @@ from typing import get_args
 
 import click
 
+from judge.batch.executors import ExecutorChoice
+from judge.batch.progress import BatchProgress
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
-from judge.batch.executors import ExecutorChoice
-from judge.batch.progress import BatchProgress
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice

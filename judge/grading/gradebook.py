@@ -117,7 +117,7 @@ class Gradebook:
             "judged_at": result.judged_at,
             "worker": result.worker,
             "error": result.error,
-            "report": result.report,
+            "report": result.result.to_dict() if result.result is not None else None,
         }
 
 

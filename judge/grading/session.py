@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.batch.engine import Stopped, run_batch
-from judge.batch.executors import ExecutorChoice
+from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, Pair
@@ -65,16 +65,20 @@ def grade(request: GradeRequest) -> GradeSummary:
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
     with ResultStore(request.out_dir) as store:
-        todo = stale_tasks(tasks, store.results(), force=request.force)
+        stored = store.results()  # read once: every result judged now is added as it is written
+        todo = stale_tasks(tasks, stored, force=request.force)
         if todo:
             progress = BatchProgress(len(todo), enabled=request.show_progress, label="judging", unit="pairs")
+
+            def keep(finished: Finished) -> None:
+                stored[finished.task.pair] = store.record(finished.task, finished.outcome)
+
             try:
-                run_batch(todo, request.executor, progress, lambda finished: store.record(finished.task,
-                                                                                          finished.outcome))
+                run_batch(todo, request.executor, progress, keep)
             except Stopped as stop:
-                current = len(tasks) - len(stale_tasks(tasks, store.results(), force=False))
+                current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
                 raise Interrupted(stop.signal_number, current, len(tasks)) from None
-        gradebook = Gradebook.build(problems, class_folder, store.results(), partial=request.partial)
+        gradebook = Gradebook.build(problems, class_folder, stored, partial=request.partial)
     write_views(gradebook, request.out_dir)
     return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
 

@@ -15,9 +15,9 @@ import uuid
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from judge.errors import JudgeError
 from judge.batch.executors.base import Finished
 from judge.batch.tasks import GradeTask, PairOutcome, run_pair
+from judge.errors import JudgeError
 
 if TYPE_CHECKING:
     from distributed import Future

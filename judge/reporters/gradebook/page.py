@@ -100,8 +100,8 @@ def _time_points(gradebook: Gradebook, problem_id: str) -> list[TimePoint]:
     """The slowest test's CPU time of every submission that ran tests (not CE, not an unjudged JE)."""
     points = []
     for (student, pid), result in gradebook.results.items():
-        if pid == problem_id and result.report is not None and result.report["cases"]:
-            report = SubmissionResult.from_dict(result.report)
+        if pid == problem_id and result.result is not None and result.result.cases:
+            report = result.result
             points.append(TimePoint(student, report.slowest_cpu_seconds, result.verdict))
     return points
 
@@ -121,8 +121,8 @@ def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
     ]
     if result.error:
         parts.append(f"<p>The judge could not judge this submission:</p><pre>{html_text(result.error)}</pre>")
-    if result.report is not None:
-        parts.append(_report_body(SubmissionResult.from_dict(result.report)))
+    if result.result is not None:
+        parts.append(_report_body(result.result))
     parts.append("</details>")
     return "".join(parts)
 
