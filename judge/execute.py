@@ -34,12 +34,22 @@ from typing import Any
 from judge import cgroups, proctree
 from judge.errors import JudgeFailure
 from judge.proctree import RUN_TOKEN_VARIABLE
-from judge.results import Limits
 from judge.syscall_filter import LoadableFilter
 
 MIB = 1024 * 1024
 STDERR_TAIL_BYTES = 2048
 FALLBACK_STACK_BYTES = 8 * MIB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a run gets (for a submission: after its language's allowance). Seconds and MiB."""
+
+    time_seconds: float
+    wall_seconds: float
+    memory_mib: int
+    output_mib: int
+    max_processes: int = 64
 
 
 class Tripped(enum.Enum):

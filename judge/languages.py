@@ -23,8 +23,6 @@ from pathlib import Path
 import yaml
 
 from judge.errors import SubmissionError, ToolchainMissing
-from judge.problem import ProblemSpec
-from judge.results import Limits
 from judge.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
 
 ELF_MAGIC = b"\x7fELF"
@@ -340,20 +338,6 @@ def _links_statically(compiler: str, source_name: str) -> bool:
     except OSError:
         pass  # an unwritable cache only costs the next judge one more probe
     return True
-
-
-def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
-    """The limits a submission in `language` gets on this problem (BOJ's allowance unless the problem disables it)."""
-    time_allowance = language.time if spec.language_allowance else Allowance()
-    memory_allowance = language.memory if spec.language_allowance else Allowance()
-    time_seconds = round(time_allowance.apply(spec.time_limit), 3)
-    return Limits(
-        time_seconds=time_seconds,
-        wall_seconds=round(2 * time_seconds + 1, 3),
-        memory_mib=int(memory_allowance.apply(spec.memory_limit)),
-        output_mib=spec.output_limit,
-        max_processes=language.max_processes,
-    )
 
 
 def tool_version(path: str) -> str:

@@ -25,6 +25,7 @@ from judge.intake import Refused, kind_refusal, read_source
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
+SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
 DEFAULT_SOURCE_LIMIT_KIB = 64
 """BOJ's code length limit for most problems."""
@@ -78,7 +79,7 @@ class TestCase:
 
     @property
     def is_sample(self) -> bool:
-        return self.name.startswith("sample")
+        return is_sample_name(self.name)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,11 @@ class Problem:
     @property
     def custom_checker_path(self) -> Path:
         return self.root / CUSTOM_CHECKER_FILE
+
+
+def is_sample_name(name: str) -> bool:
+    """The one rule for which tests are samples (shown to students with a diff, listed first): `sample*.in`."""
+    return name.startswith(SAMPLE_PREFIX)
 
 
 def natural_key(name: str) -> list[Any]:
@@ -202,7 +208,7 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
     if not tests_dir.is_dir():
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
     # Samples first (students read them first), then the rest in natural order.
-    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not path.stem.startswith("sample"), natural_key(path.stem)))
+    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not is_sample_name(path.stem), natural_key(path.stem)))
     if not inputs:
         raise SpecError(f"{tests_dir}: no test cases (<name>.in with <name>.ans)")
     cases = []

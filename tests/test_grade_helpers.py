@@ -23,7 +23,8 @@ from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
 from judge.batch.tasks import PairOutcome
 from judge.options import RunOptions
-from judge.results import CaseResult, Limits, SubmissionResult
+from judge.execute import Limits
+from judge.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 
 ADD_TESTS = {"1": ("1 2\n", "3\n"), "2": ("10 20\n", "30\n"), "3": ("-5 5\n", "0\n")}

@@ -11,7 +11,8 @@ import pytest
 
 from judge import doctor, languages
 from judge.errors import SubmissionError, ToolchainMissing
-from judge.languages import LANGUAGES, detect_language, effective_limits, resolve_toolchain
+from judge.judging import effective_limits
+from judge.languages import LANGUAGES, detect_language, resolve_toolchain
 from judge.problem import ProblemSpec
 
 

@@ -26,7 +26,8 @@ from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.grading.store import Fingerprint, StoredResult
 from judge.reporters.verify import VERIFY_REPORTERS
-from judge.results import CaseResult, Limits, SubmissionResult
+from judge.execute import Limits
+from judge.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 from judge.verify import SubmissionCheck, VerifyReport
 from judge.verify import TestDataCheck as DataCheck  # not collected as a test class
