@@ -22,7 +22,8 @@ from judge.errors import SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
-from judge.languages import Allowance, Language, Toolchain, detect_language, resolve_toolchain
+from judge.language_table import Allowance, Language
+from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox

@@ -170,7 +170,7 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
     try:
         return ProblemSpec.model_validate(raw)
     except ValidationError as error:
-        raise SpecError(f"{spec_path}: {_first_error(error)}") from None
+        raise SpecError(f"{spec_path}: {first_error(error)}") from None
 
 
 def _one_line(text: str) -> str:
@@ -183,7 +183,7 @@ def _show_key(part: object) -> str:
     return text if text and text.isprintable() and text.strip() == text else repr(text)
 
 
-def _first_error(error: ValidationError) -> str:
+def first_error(error: ValidationError) -> str:
     """The first pydantic error as `key: what is wrong, got <value>`."""
     first = error.errors()[0]
     key = ".".join(_show_key(part) for part in first["loc"]) or "(top level)"

@@ -10,7 +10,6 @@ import click
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
 from judge.judging import judge_submission
-from judge.languages import LANGUAGES
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.reporters.submission import REPORTERS
@@ -21,7 +20,8 @@ from judge.verdicts import Verdict
 @click.command("run")
 @click.argument("problem", type=click.Path(path_type=Path))
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option("--lang", type=click.Choice(sorted(LANGUAGES)), help="Language, instead of guessing from the extension.")
+@click.option("--lang", metavar="KEY", help="Language key (python3, pypy3, java, c, cpp, ...), instead of guessing "
+                                           "from the extension.")
 @format_options(REPORTERS)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
 @source_limit_option
