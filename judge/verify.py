@@ -17,12 +17,12 @@ from pathlib import Path
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError
 from judge.failures import JUDGE_FAILURES, reason
-from judge.grading.discovery import load_problems
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase, load_problem
 from judge.problem_code import ProblemCodeBox, run_validator
@@ -87,7 +87,7 @@ class VerifyReport:
 
 def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]:
     """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the batch
-    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: grading/discovery.py)."""
+    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: batch/problems.py)."""
     if names:
         return [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
     return list(load_problems(problems_dir).values())

@@ -17,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from judge.grading.discovery import load_problems, scan_class, source_limits
+from judge.batch.problems import load_problems
+from judge.grading.discovery import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore

@@ -17,7 +17,8 @@ from rich.console import Console
 from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
 from judge.errors import JudgeError, SpecError
-from judge.grading.discovery import load_problems, scan_class, source_limits
+from judge.batch.problems import load_problems
+from judge.grading.discovery import scan_class, source_limits
 from judge.batch.executors import EXECUTORS, ExecutorChoice
 from judge.grading.gradebook import format_score
 from judge.reporters.gradebook import csv_sheet, json_doc

@@ -16,9 +16,10 @@ from pathlib import Path
 from judge.batch.engine import Stopped, run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack
+from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, Pair
-from judge.grading.discovery import ClassFolder, LayoutChoice, load_problems, scan_class, source_limits
+from judge.grading.discovery import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
 from judge.options import RunOptions
