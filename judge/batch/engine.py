@@ -34,7 +34,10 @@ class Stopped(Exception):
 
 def run_batch(tasks: Sequence[GradeTask], choice: ExecutorChoice, progress: BatchProgress,
               on_finished: Callable[[Finished], None]) -> None:
-    """Judge every task on the executor `choice` names, calling `on_finished` and advancing `progress` per task."""
+    """Judge every task on the executor `choice` names, calling `on_finished` and advancing `progress` per task.
+    With no task, no executor is started (no workers spawned, no cluster contacted)."""
+    if not tasks:
+        return
     try:
         with _sigterm_raises(), progress, open_executor(choice) as executor:
             _feed(tasks, executor, progress, on_finished)
