@@ -9,7 +9,7 @@ import signal
 from dataclasses import dataclass
 
 from judge.execute import RunStats, Tripped
-from judge.results import Limits
+from judge.execute import Limits
 from judge.verdicts import Verdict
 
 STDERR_LINES_SHOWN = 5

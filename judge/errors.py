@@ -4,6 +4,7 @@
     ├── SpecError               problem.yaml or the problem folder is malformed (names the file and the key)
     ├── SubmissionError         the submission file is missing or its language is unknown
     ├── ToolchainMissing        the language's compiler or interpreter is not installed (names what to install)
+    ├── LanguageTableError      languages.yaml is malformed (names the file and the key)
     └── SandboxUnavailable      --require-sandbox was given but no sandbox works here
     JudgeFailure                the judge itself failed while judging (checker crash, sandbox error): verdict JE
 
@@ -27,6 +28,10 @@ class SubmissionError(JudgeError):
 
 class ToolchainMissing(JudgeError):
     """A language's toolchain is not installed on this machine."""
+
+
+class LanguageTableError(JudgeError):
+    """languages.yaml is malformed."""
 
 
 class SandboxUnavailable(JudgeError):

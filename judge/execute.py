@@ -29,15 +29,27 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from judge import cgroups, proctree
+from judge.errors import JudgeFailure
 from judge.proctree import RUN_TOKEN_VARIABLE
-from judge.results import Limits
 from judge.syscall_filter import LoadableFilter
 
 MIB = 1024 * 1024
 STDERR_TAIL_BYTES = 2048
 FALLBACK_STACK_BYTES = 8 * MIB
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits a run gets (for a submission: after its language's allowance). Seconds and MiB."""
+
+    time_seconds: float
+    wall_seconds: float
+    memory_mib: int
+    output_mib: int
+    max_processes: int = 64
 
 
 class Tripped(enum.Enum):
@@ -118,10 +130,8 @@ def _run(spec: RunSpec, limits: Limits, group: cgroups.RunGroup | None) -> RunSt
         with open(stdin_copy, "rb") as stdin, open(spec.stdout_path, "wb") as stdout, \
                 open(spec.stderr_path, "wb") as stderr:
             started = time.monotonic()
-            process = subprocess.Popen(
-                spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
-                env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec, start_new_session=True,
-            )
+            process = start(spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
+                            env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec)
     finally:
         stdin_copy.unlink(missing_ok=True)  # the child keeps its open descriptor to the copy
     if group is not None:
@@ -158,6 +168,16 @@ def _run(spec: RunSpec, limits: Limits, group: cgroups.RunGroup | None) -> RunSt
         stderr_bytes=stderr_size,
         stderr_tail=_tail(spec.stderr_path),
     )
+
+
+def start(argv: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """`Popen` in a session of its own. The setup between fork and exec (joining the control group, limits, the
+    syscall filter) failing is the judge's failure: a `JudgeFailure` naming the program, not a bare
+    `SubprocessError`."""
+    try:
+        return subprocess.Popen(argv, start_new_session=True, **popen)
+    except subprocess.SubprocessError as error:
+        raise JudgeFailure(f"the judge could not start {argv[0]}: {error}") from None
 
 
 def _decode_status(status: int, signals_as_exit_codes: bool) -> tuple[int | None, int | None]:

@@ -1,7 +1,9 @@
 """Judging one submission on one problem: compile once, then run, classify and check every test in order.
 
 A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
-(unknown language, missing toolchain, required sandbox unavailable); a checker that crashes gives JE.
+(unknown language, missing toolchain, required sandbox unavailable). A failure of the judge around one test case
+(judge/failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker)
+is raised as a single `JudgeFailure`, which each command answers in its own way.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.classify import classify
 from judge.errors import SubmissionError
-from judge.execute import RunSpec
+from judge.execute import Limits, RunSpec
+from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
-from judge.languages import Toolchain, detect_language, effective_limits, resolve_toolchain
+from judge.language_table import Allowance, Language
+from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import Problem, TestCase
+from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
-from judge.results import CaseResult, Limits, SubmissionResult
-from judge.sandbox import SANDBOX_ENV, Mounts, Sandbox, choose_sandbox
+from judge.results import CaseResult, SubmissionResult
+from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
@@ -34,7 +38,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
-class _Session:
+class _Setup:
     """Everything fixed for the runs of one submission."""
 
     problem: Problem
@@ -62,7 +66,7 @@ class _Session:
             stdin_path=stdin,
             stdout_path=self.scratch / f"{name}.out",
             stderr_path=self.scratch / f"{name}.err",
-            env={**SANDBOX_ENV, "HOME": str(mounts.program_dir)},
+            env=program_env(mounts.program_dir),
             limit_address_space=self.toolchain.language.limit_address_space,
             signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
             syscall_filter=self.sandbox.syscall_filter,
@@ -78,6 +82,15 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
     limits = effective_limits(problem.spec, language)
+    try:
+        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits)
+    except JUDGE_FAILURES as error:
+        raise as_failure(error) from None
+
+
+def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
+                      sandbox: Sandbox, limits: Limits) -> SubmissionResult:
+    language = toolchain.language
     with tempfile.TemporaryDirectory(prefix="judge-") as scratch_name:
         scratch = Path(scratch_name)
         os.chmod(scratch, 0o711)  # the box's user passes through to the program folder, and reads nothing else
@@ -86,21 +99,35 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
         (program_dir / language.source_name).write_bytes(_program_text(text))
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            session = _Session(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
             base = dict(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
             )
-            compiled = _compile(session)
+            compiled = _compile(setup)
             if not compiled.ok:
                 return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
             cases = []
             for test in problem.tests:
-                cases.append(_judge_case(session, test))
+                cases.append(_judge_case(setup, test))
                 if options.fail_fast and cases[-1].verdict is not Verdict.AC:
                     break
     verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
     return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
+
+
+def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
+    """The limits a submission in `language` gets on this problem (BOJ's allowance unless the problem disables it)."""
+    time_allowance = language.time if spec.language_allowance else Allowance()
+    memory_allowance = language.memory if spec.language_allowance else Allowance()
+    time_seconds = round(time_allowance.apply(spec.time_limit), 3)
+    return Limits(
+        time_seconds=time_seconds,
+        wall_seconds=round(2 * time_seconds + 1, 3),
+        memory_mib=int(memory_allowance.apply(spec.memory_limit)),
+        output_mib=spec.output_limit,
+        max_processes=language.max_processes,
+    )
 
 
 def _program_text(source: bytes) -> bytes:
@@ -117,17 +144,17 @@ class _Compiled:
     message: str = ""
 
 
-def _compile(session: _Session) -> _Compiled:
+def _compile(setup: _Setup) -> _Compiled:
     """Compile once in a writable box. Warnings are kept for the student; they never make a CE."""
-    language = session.toolchain.language
+    language = setup.toolchain.language
     if language.compile is None:
         return _Compiled(ok=True)
-    mounts = dataclasses.replace(session.mounts, writable_program_dir=True)
-    session.sandbox.grant_write(mounts.program_dir)
-    argv = session.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
-    empty = session.scratch / "empty.in"
+    mounts = dataclasses.replace(setup.mounts, writable_program_dir=True)
+    setup.sandbox.grant_write(mounts.program_dir)
+    argv = setup.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
+    empty = setup.scratch / "empty.in"
     empty.touch()
-    spec = session.run_spec(argv, empty, "compile", mounts)
+    spec = setup.run_spec(argv, empty, "compile", mounts)
     stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
     failure = classify(stats, COMPILE_LIMITS)
     output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
@@ -138,24 +165,30 @@ def _compile(session: _Session) -> _Compiled:
     return _Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
 
 
-def _judge_case(session: _Session, test: TestCase) -> CaseResult:
-    language = session.toolchain.language
-    argv = session.command(language.run, session.limits.memory_mib, session.mounts)
-    spec = session.run_spec(argv, test.input_path, "run", session.mounts)
-    stats = execute.run(spec, session.limits)
+def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
+    """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
+    try:
+        return _run_case(setup, test)
+    except JUDGE_FAILURES as error:
+        return CaseResult(name=test.name, verdict=Verdict.JE, cpu_seconds=0.0, wall_seconds=0.0, peak_mib=0.0,
+                          message=reason(error), is_sample=test.is_sample)
+
+
+def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
+    language = setup.toolchain.language
+    argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
+    spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
+    stats = execute.run(spec, setup.limits)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
         peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
     )
-    failure = classify(stats, session.limits, language.memory_errors)
+    failure = classify(stats, setup.limits, language.memory_errors)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = spec.stdout_path.read_bytes()
     answer = test.answer_path.read_bytes()
-    try:
-        checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
-    except Exception as error:  # a crashing checker is the judge's fault, never the student's
-        return CaseResult(**measured, verdict=Verdict.JE, message=f"checker failed: {type(error).__name__}: {error}")
+    checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
 

@@ -1,4 +1,5 @@
-"""Languages: the table in languages.yaml, detection by extension, and toolchains resolved to absolute paths.
+"""Languages: the table in languages.yaml (read and validated on first use: language_table.py), detection by
+extension, and toolchains resolved to absolute paths.
 
 Code lives here only where a language differs in a way data cannot say; the YAML holds the rest. Two such
 differences: a Python runs submissions from a virtual environment the judge keeps with nothing installed (so
@@ -16,15 +17,13 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
-import yaml
-
 from judge.errors import SubmissionError, ToolchainMissing
-from judge.problem import ProblemSpec
-from judge.results import Limits
+from judge.language_table import Language, LanguageTable, ToolSpec, parse_table
 from judge.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
 
 ELF_MAGIC = b"\x7fELF"
@@ -36,45 +35,6 @@ LAYOUT_PROBE = (
     "print(json.dumps({'stdlib': sys.path, 'site': [paths['purelib'], paths['platlib'], *site.getsitepackages()]}))"
 )
 STATIC_PROBE = "int main(void) { return 0; }\n"
-
-
-@dataclass(frozen=True)
-class Allowance:
-    """BOJ's extra budget for slower languages: limit × factor + extra."""
-
-    factor: float = 1.0
-    extra: float = 0.0
-
-    def apply(self, limit: float) -> float:
-        return limit * self.factor + self.extra
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """How to find a tool. `venv`: the package that gives this Python `-m venv` (the tool then also fills
-    `{<name>_venv}`); `static`: the package with the static libraries this compiler needs for `-static`."""
-
-    names: tuple[str, ...]
-    package: str
-    resolve: tuple[str, ...] = ()
-    venv: str | None = None
-    static: str | None = None
-
-
-@dataclass(frozen=True)
-class Language:
-    key: str
-    display: str
-    extensions: tuple[str, ...]
-    source_name: str
-    tools: dict[str, ToolSpec]
-    run: tuple[str, ...]
-    compile: tuple[str, ...] | None = None
-    time: Allowance = Allowance()
-    memory: Allowance = Allowance()
-    memory_errors: tuple[str, ...] = ()
-    limit_address_space: bool = True
-    max_processes: int = 64
 
 
 @dataclass(frozen=True)
@@ -100,33 +60,13 @@ class Toolchain:
         return [part.format(**values) for part in template if self.static_linking or part != STATIC_FLAG]
 
 
-def _load_table() -> dict[str, Language]:
-    raw = yaml.safe_load(resources.files("judge").joinpath("languages.yaml").read_text(encoding="utf-8"))
-    table = {}
-    for key, entry in raw.items():
-        tools = {
-            name: ToolSpec(tuple(tool["names"]), tool["package"], tuple(tool.get("resolve", ())), tool.get("venv"),
-                           tool.get("static"))
-            for name, tool in entry.pop("tools").items()
-        }
-        table[key] = Language(
-            key=key,
-            tools=tools,
-            display=entry.pop("display"),
-            extensions=tuple(entry.pop("extensions")),
-            source_name=entry.pop("source_name"),
-            run=tuple(entry.pop("run")),
-            compile=tuple(entry["compile"]) if entry.get("compile") else None,
-            time=Allowance(**entry.get("time", {})),
-            memory=Allowance(**entry.get("memory", {})),
-            memory_errors=tuple(entry.get("memory_errors", ())),
-            limit_address_space=entry.get("limit_address_space", True),
-            max_processes=entry.get("max_processes", 64),
-        )
-    return table
+def _packaged_table() -> dict[str, Language]:
+    table = resources.files("judge").joinpath("languages.yaml")
+    return parse_table(table.read_text(encoding="utf-8"), str(table))
 
 
-LANGUAGES: dict[str, Language] = _load_table()
+LANGUAGES: Mapping[str, Language] = LanguageTable(_packaged_table)
+"""Every language, by key; languages.yaml is read and validated on first use."""
 
 
 def detect_language(source: Path, override: str | None = None) -> Language:
@@ -340,20 +280,6 @@ def _links_statically(compiler: str, source_name: str) -> bool:
     except OSError:
         pass  # an unwritable cache only costs the next judge one more probe
     return True
-
-
-def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
-    """The limits a submission in `language` gets on this problem (BOJ's allowance unless the problem disables it)."""
-    time_allowance = language.time if spec.language_allowance else Allowance()
-    memory_allowance = language.memory if spec.language_allowance else Allowance()
-    time_seconds = round(time_allowance.apply(spec.time_limit), 3)
-    return Limits(
-        time_seconds=time_seconds,
-        wall_seconds=round(2 * time_seconds + 1, 3),
-        memory_mib=int(memory_allowance.apply(spec.memory_limit)),
-        output_mib=spec.output_limit,
-        max_processes=language.max_processes,
-    )
 
 
 def tool_version(path: str) -> str:

@@ -25,6 +25,7 @@ from judge.intake import Refused, kind_refusal, read_source
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
+SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
 DEFAULT_SOURCE_LIMIT_KIB = 64
 """BOJ's code length limit for most problems."""
@@ -78,7 +79,7 @@ class TestCase:
 
     @property
     def is_sample(self) -> bool:
-        return self.name.startswith("sample")
+        return is_sample_name(self.name)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,11 @@ class Problem:
     @property
     def custom_checker_path(self) -> Path:
         return self.root / CUSTOM_CHECKER_FILE
+
+
+def is_sample_name(name: str) -> bool:
+    """The one rule for which tests are samples (shown to students with a diff, listed first): `sample*.in`."""
+    return name.startswith(SAMPLE_PREFIX)
 
 
 def natural_key(name: str) -> list[Any]:
@@ -164,7 +170,7 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
     try:
         return ProblemSpec.model_validate(raw)
     except ValidationError as error:
-        raise SpecError(f"{spec_path}: {_first_error(error)}") from None
+        raise SpecError(f"{spec_path}: {first_error(error)}") from None
 
 
 def _one_line(text: str) -> str:
@@ -177,7 +183,7 @@ def _show_key(part: object) -> str:
     return text if text and text.isprintable() and text.strip() == text else repr(text)
 
 
-def _first_error(error: ValidationError) -> str:
+def first_error(error: ValidationError) -> str:
     """The first pydantic error as `key: what is wrong, got <value>`."""
     first = error.errors()[0]
     key = ".".join(_show_key(part) for part in first["loc"]) or "(top level)"
@@ -202,7 +208,7 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
     if not tests_dir.is_dir():
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
     # Samples first (students read them first), then the rest in natural order.
-    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not path.stem.startswith("sample"), natural_key(path.stem)))
+    inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not is_sample_name(path.stem), natural_key(path.stem)))
     if not inputs:
         raise SpecError(f"{tests_dir}: no test cases (<name>.in with <name>.ans)")
     cases = []

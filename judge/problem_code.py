@@ -16,8 +16,8 @@ from judge import execute
 from judge.classify import classify
 from judge.execute import RunSpec
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain
-from judge.results import Limits
-from judge.sandbox import SANDBOX_ENV, Mounts, Sandbox
+from judge.execute import Limits
+from judge.sandbox import Mounts, Sandbox, program_env
 
 # Per call for a checker, per test input for a validator. Generous: a checker may be slow Python, but a
 # checker that needs more than this is broken, and must not hold a class's grading hostage.
@@ -58,7 +58,7 @@ class ProblemCodeBox:
     def run_spec(self, argv: list[str], folder: Path, stdin: Path, scratch: Path) -> RunSpec:
         return RunSpec(
             argv=argv, cwd=folder, stdin_path=stdin, stdout_path=scratch / "problem-code.out",
-            stderr_path=scratch / "problem-code.err", env={**SANDBOX_ENV, "HOME": str(folder)},
+            stderr_path=scratch / "problem-code.err", env=program_env(folder),
             limit_address_space=True, signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
             syscall_filter=self.sandbox.syscall_filter,
         )

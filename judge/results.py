@@ -8,18 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from judge.execute import Limits
 from judge.verdicts import Verdict
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The limits that applied to a run, after the language's allowance. Seconds and MiB."""
-
-    time_seconds: float
-    wall_seconds: float
-    memory_mib: int
-    output_mib: int
-    max_processes: int = 64
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,13 @@ SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf
                  "/etc/alternatives", "/etc/java-17-openjdk", "/etc/java-21-openjdk", "/etc/ssl/certs")
 MERGED_USR_LINKS = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TMPDIR": "/tmp"}
+"""The one environment policy: all a program in a box sees (bwrap sets it after --clearenv)."""
+
+
+def program_env(home: Path) -> dict[str, str]:
+    """The environment a program (a submission, a checker, a validator) is started with: SANDBOX_ENV, with HOME
+    its own folder for when no box gives it one (`--sandbox none`)."""
+    return {**SANDBOX_ENV, "HOME": str(home)}
 
 
 @dataclass(frozen=True)

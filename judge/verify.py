@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.checkers import open_checker
-from judge.errors import JudgeFailure, SpecError, ToolchainMissing
-from judge.judging import judge_submission
+from judge.batch.engine import run_batch
+from judge.batch.executors import ExecutorChoice, Finished
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.problems import load_problems
+from judge.batch.progress import BatchProgress
+from judge.batch.tasks import GradeTask, PairOutcome
+from judge.checkers import Checker, open_checker
+from judge.errors import JudgeFailure, SpecError
+from judge.failures import JUDGE_FAILURES, reason
 from judge.options import RunOptions
-from judge.problem import Problem, load_problem
+from judge.problem import Problem, TestCase, load_problem
 from judge.problem_code import ProblemCodeBox, run_validator
 from judge.results import SubmissionResult
 from judge.sandbox import Sandbox, choose_sandbox
@@ -40,17 +45,24 @@ class TestDataCheck:
 
 @dataclass(frozen=True)
 class SubmissionCheck:
-    """One reference submission: what its folder expects and what it got (or why it was skipped)."""
+    """One reference submission: what its folder expects and what it got (or why it was skipped, or why the judge
+    failed on it before any test: then it got JE)."""
 
     problem_id: str
     path: Path
     expected: Verdict
     result: SubmissionResult | None = None
     skipped: str = ""
+    failed: str = ""
+
+    @property
+    def got(self) -> Verdict | None:
+        """The verdict it got; None when skipped."""
+        return Verdict.JE if self.failed else self.result.verdict if self.result is not None else None
 
     @property
     def ok(self) -> bool:
-        return self.skipped != "" or (self.result is not None and self.result.verdict is self.expected)
+        return self.skipped != "" or self.got is self.expected
 
     @property
     def slow_warning(self) -> str:
@@ -73,41 +85,53 @@ class VerifyReport:
         return all(check.ok for check in self.data_checks) and all(check.ok for check in self.submissions)
 
 
-def problem_folders(problems_dir: Path, names: tuple[str, ...]) -> list[Path]:
-    """The problems to verify: the named ones (ids under problems_dir, or paths), else every folder with a spec."""
+def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]:
+    """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the batch
+    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: batch/problems.py)."""
     if names:
-        return [Path(name) if Path(name).is_dir() else problems_dir / name for name in names]
-    if not problems_dir.is_dir():
-        raise SpecError(f"{problems_dir}: no such folder; run from the project root or pass --problems")
-    return sorted(path for path in problems_dir.iterdir() if (path / "problem.yaml").is_file())
+        return [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
+    return list(load_problems(problems_dir).values())
 
 
-def check_test_data(problem: Problem, sandbox: Sandbox) -> Iterator[TestDataCheck]:
+def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
     """Run the validator on every input and the checker on every reference answer, both confined (problem code
-    is not trusted: problem_code.py)."""
+    is not trusted: problem_code.py). The judge failing on a test (judge/failures.py) fails that test's check."""
     box = ProblemCodeBox.of(sandbox)
     validator = problem.root / problem.spec.validator if problem.spec.validator else None
-    with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
-        scratch = Path(scratch_name)
-        os.chmod(scratch, 0o711)
-        with open_checker(problem, box, scratch) as checker:
-            for test in problem.tests:
-                details, ok = [], True
-                if validator is not None:
-                    verdict = run_validator(box, validator, test.input_path, scratch)
-                    ok = verdict.legal
-                    details.append(verdict.message)
-                answer = test.answer_path.read_bytes()
-                try:
-                    checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
-                except JudgeFailure as failure:
-                    ok = False
-                    details.append(f"checker failed on the .ans: {failure}")
-                else:
-                    if checked.verdict is not Verdict.AC:
-                        ok = False
-                        details.append(f"checker rejects the .ans: {checked.message}")
-                yield TestDataCheck(problem.id, test.name, ok, "; ".join(detail for detail in details if detail))
+    checks = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
+            scratch = Path(scratch_name)
+            os.chmod(scratch, 0o711)
+            with open_checker(problem, box, scratch) as checker:
+                for test in problem.tests:
+                    try:
+                        checks.append(_check_test(problem.id, test, validator, box, checker, scratch))
+                    except JUDGE_FAILURES as error:
+                        checks.append(TestDataCheck(problem.id, test.name, False, reason(error)))
+    except JUDGE_FAILURES as error:  # before any test: the scratch folder, or starting checker.py
+        checks.append(TestDataCheck(problem.id, "*", False, reason(error)))
+    return checks
+
+
+def _check_test(problem_id: str, test: TestCase, validator: Path | None, box: ProblemCodeBox, checker: Checker,
+                scratch: Path) -> TestDataCheck:
+    details, ok = [], True
+    if validator is not None:
+        verdict = run_validator(box, validator, test.input_path, scratch)
+        ok = verdict.legal
+        details.append(verdict.message)
+    answer = test.answer_path.read_bytes()
+    try:
+        checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
+    except JudgeFailure as failure:
+        ok = False
+        details.append(f"checker failed on the .ans: {failure}")
+    else:
+        if checked.verdict is not Verdict.AC:
+            ok = False
+            details.append(f"checker rejects the .ans: {checked.message}")
+    return TestDataCheck(problem_id, test.name, ok, "; ".join(detail for detail in details if detail))
 
 
 def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple[Path, Verdict]]:
@@ -124,41 +148,42 @@ def reference_submissions(problem: Problem, submissions_dir: Path) -> list[tuple
     return found
 
 
-def _judge_one(problem_root: Path, path: Path, expected: Verdict, options: RunOptions) -> SubmissionCheck:
-    """Runs in a worker process: judge one reference submission; a missing toolchain is a skip, not a failure."""
-    problem = load_problem(problem_root)
-    try:
-        result = judge_submission(problem, path, options)
-    except ToolchainMissing as missing:
-        return SubmissionCheck(problem.id, path, expected, skipped=str(missing))
-    return SubmissionCheck(problem.id, path, expected, result=result)
-
-
 def verify(
     problems: list[Problem],
     submissions_dir: Path,
     options: RunOptions,
-    jobs: int,
-    on_progress: Callable[[str, int], None] = lambda description, total: None,
+    executor: ExecutorChoice,
+    progress: Callable[[int], BatchProgress],
 ) -> VerifyReport:
-    """Validate every problem's data, then judge every reference submission, `jobs` at a time.
-
-    `on_progress(description, total)` is called once with the total count of submissions (description
-    "start"), then once per finished submission with its path.
-    """
+    """Validate every problem's data here, then judge every reference submission on the batch engine (the same
+    executors as `judge grade`: a spawn pool with crash isolation, or Dask). `progress(total)` makes the display.
+    Ctrl-C or SIGTERM raises `Stopped` once the workers are stopped."""
     report = VerifyReport()
     for problem in problems:
         report.data_checks.extend(check_test_data(problem, choose_sandbox(options.sandbox)))
-    work = [(problem, path, expected) for problem in problems
-            for path, expected in reference_submissions(problem, submissions_dir)]
-    on_progress("start", len(work))
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(_judge_one, problem.root, path, expected, options): path
-                   for problem, path, expected in work}
-        done = []
-        for future in as_completed(futures):
-            done.append(future.result())
-            on_progress(str(futures[future]), len(work))
-    order = {path: index for index, (_, path, _) in enumerate(work)}
-    report.submissions = sorted(done, key=lambda check: order[check.path])
+    tasks, expected = [], {}
+    for problem in problems:
+        pack = ProblemPack.of(problem)
+        limit = options.source_limit_bytes(problem.spec.source_limit)
+        for path, verdict in reference_submissions(problem, submissions_dir):
+            task = GradeTask(f"{verdict.folder}/{path.name}", str(path), SourceFile.read(path, limit), pack, options)
+            tasks.append(task)
+            expected[task.pair] = (problem.id, path, verdict)
+    checks: dict[tuple[str, str], SubmissionCheck] = {}
+
+    def finished(done: Finished) -> None:
+        checks[done.task.pair] = _check(*expected[done.task.pair], done.outcome)
+
+    run_batch(tasks, executor, progress(len(tasks)), finished)
+    report.submissions = [checks[task.pair] for task in tasks]
     return report
+
+
+def _check(problem_id: str, path: Path, expected: Verdict, outcome: PairOutcome) -> SubmissionCheck:
+    """A missing toolchain follows verify's policy (judge/failures.py: skipped); the judge failing before any test
+    is that submission's JE, with its reason."""
+    if outcome.missing_toolchain:
+        return SubmissionCheck(problem_id, path, expected, skipped=outcome.error)
+    if outcome.result is None:
+        return SubmissionCheck(problem_id, path, expected, failed=outcome.error)
+    return SubmissionCheck(problem_id, path, expected, result=outcome.result)

@@ -115,3 +115,19 @@ def test_help_and_version_exit_0(args):
     done = judge_cli(*args)
     assert done.returncode == 0, done.stderr
     assert "judge" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["run", "verify"])
+def test_json_and_another_format_is_a_usage_error(make_problem, command):
+    arguments = [make_problem(SUM_TESTS), program("sum.py")] if command == "run" else []
+    done = judge_cli(command, *arguments, "--format", "text", "--json")
+    assert_usage_error(done, "--json means --format json", "--format text", f"judge {command} --help")
+
+
+def test_json_is_an_alias_of_format_json(make_problem):
+    problem = make_problem(SUM_TESTS)
+    by_alias, by_format, both = (judge_cli("run", problem, program("sum.py"), "--sandbox", "none", *flags)
+                                 for flags in (["--json"], ["--format", "json"], ["--format", "json", "--json"]))
+    reports = [json.loads(done.stdout) for done in (by_alias, by_format, both)]
+    assert {done.returncode for done in (by_alias, by_format, both)} == {0}
+    assert [[case["verdict"] for case in report["cases"]] for report in reports] == [["AC", "AC"]] * 3

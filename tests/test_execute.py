@@ -26,7 +26,8 @@ from judge.judging import judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import load_problem
-from judge.results import Limits, SubmissionResult
+from judge.execute import Limits
+from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -277,7 +278,7 @@ BUSY_USER = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     try:
         from judge import execute
-        from judge.results import Limits
+        from judge.execute import Limits
     except ImportError as error:
         sys.exit(f"SKIP {error}")
     release = threading.Event()

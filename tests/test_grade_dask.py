@@ -3,6 +3,7 @@ worker killed while it is judging."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -11,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import EXPECTED, grade_process, judge_main, stored_rows, write_class, write_problems
+from test_grade_helpers import EXPECTED, SOURCES, grade_process, judge_main, stored_rows, write_class, write_problems
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
@@ -96,3 +97,18 @@ def _workers(out: Path) -> dict[tuple[str, str], str]:
     with sqlite3.connect(out / "results.sqlite") as connection:
         rows = connection.execute("SELECT student, problem_id, worker FROM results")
         return {(student, problem): worker for student, problem, worker in rows}
+
+
+def test_verify_runs_on_the_cluster_too(tmp_path: Path, cluster, capsys) -> None:
+    address, _ = cluster
+    problems = write_problems(tmp_path / "problems")
+    for name, source in (("accepted/sum.py", "add_ac"), ("wrong_answer/off.py", "add_wa")):
+        path = tmp_path / "submissions" / "add" / name
+        path.parent.mkdir(parents=True)
+        path.write_text(SOURCES[source], encoding="utf-8")
+    code = judge_main("verify", "add", "--problems-dir", problems, "--submissions-dir", tmp_path / "submissions",
+                      "--scheduler", address, "--format", "json", "--sandbox", "none")
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0, document
+    assert [(Path(entry["path"]).name, entry["got"]) for entry in document["submissions"]] == [
+        ("sum.py", "AC"), ("off.py", "WA")]

@@ -6,6 +6,7 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sqlite3
 import subprocess
@@ -16,13 +17,15 @@ from typing import Any
 
 import yaml
 
-from judge.grading.discovery import load_problems, scan_class, source_limits
+from judge.batch.problems import load_problems
+from judge.grading.discovery import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
-from judge.grading.tasks import PairOutcome
+from judge.batch.tasks import PairOutcome
 from judge.options import RunOptions
-from judge.results import CaseResult, Limits, SubmissionResult
+from judge.execute import Limits
+from judge.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 
 ADD_TESTS = {"1": ("1 2\n", "3\n"), "2": ("10 20\n", "30\n"), "3": ("-5 5\n", "0\n")}
@@ -112,12 +115,11 @@ def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
                             **popen)
 
 
-def _report(verdicts: list[Verdict], cpu: float = 0.05) -> dict[str, Any]:
+def _report(verdicts: list[Verdict], cpu: float = 0.05) -> SubmissionResult:
     cases = tuple(CaseResult(str(index), verdict, cpu, cpu * 2, 9.5, message="line 1: expected 3, got 4"
                              if verdict is Verdict.WA else "") for index, verdict in enumerate(verdicts, start=1))
     overall = next((verdict for verdict in verdicts if verdict is not Verdict.AC), Verdict.AC)
-    return SubmissionResult("add", "x.py", "Python 3", Limits(0.3, 1.6, 128, 1), "none", "rlimit", overall,
-                            cases).to_dict()
+    return SubmissionResult("add", "x.py", "Python 3", Limits(0.3, 1.6, 128, 1), "none", "rlimit", overall, cases)
 
 
 def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "kim") -> Gradebook:
@@ -129,8 +131,8 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
     outcomes = {
         (student, "add"): PairOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
         (student, "mul"): PairOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "", "w:2"),
-        ("lee", "add"): PairOutcome(Verdict.CE, 0, {**_report([]), "verdict": "CE", "compile_message": "bad <code>"},
-                                    "", "w:1"),
+        ("lee", "add"): PairOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
+                                                                        compile_message="bad <code>"), "", "w:1"),
     }
     with ResultStore(tmp_path / "out") as store:
         for task in make_tasks(problems, found, RunOptions()):

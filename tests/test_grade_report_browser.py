@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_grade_helpers import sample_gradebook
 
-from judge.grading.report import write_html
+from judge.reporters.gradebook import page
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -27,7 +27,7 @@ def _chromium(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[st
 
 def test_the_report_renders_and_opens_a_pair_without_console_messages(tmp_path: Path) -> None:
     report = tmp_path / "report.html"
-    write_html(sample_gradebook(tmp_path, student="<i>kim &amp; co"), report)
+    report.write_text(page.render(sample_gradebook(tmp_path, student="<i>kim &amp; co")), encoding="utf-8")
 
     done = _chromium(tmp_path, "--dump-dom", f"{report.as_uri()}#pair-2")
 
@@ -43,7 +43,7 @@ def test_the_report_renders_and_opens_a_pair_without_console_messages(tmp_path: 
 
 def test_the_report_screenshot_is_drawn(tmp_path: Path) -> None:
     report = tmp_path / "report.html"
-    write_html(sample_gradebook(tmp_path), report)
+    report.write_text(page.render(sample_gradebook(tmp_path)), encoding="utf-8")
     shot = tmp_path / "report.png"
 
     done = _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1200,900", report.as_uri())

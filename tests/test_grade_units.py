@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sqlite3
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -16,16 +17,18 @@ from rich.console import Console
 from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
 from judge.errors import JudgeError, SpecError
-from judge.grading.discovery import load_problems, scan_class, source_limits
-from judge.grading.executors import EXECUTORS, ExecutorChoice
-from judge.grading.gradebook import format_score, write_csv, write_json
-from judge.grading.packing import ProblemPack, SourceFile
-from judge.grading.progress import GradeProgress
-from judge.grading.report import render
+from judge.batch.problems import load_problems
+from judge.grading.discovery import scan_class, source_limits
+from judge.batch.executors import EXECUTORS, ExecutorChoice
+from judge.grading.gradebook import format_score
+from judge.reporters.gradebook import csv_sheet, json_doc
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.progress import BatchProgress
+from judge.reporters.gradebook.page import render
 from judge.grading.session import stale_tasks
 from judge.grading.store import ResultStore
-from judge.grading.svg import TimePoint, _ticks, cpu_strip, verdict_bars
-from judge.grading.tasks import GradeTask, PairOutcome
+from judge.reporters.gradebook.plots import TimePoint, _ticks, cpu_strip, verdict_bars
+from judge.batch.tasks import GradeTask, PairOutcome
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.verdicts import Verdict
@@ -193,7 +196,7 @@ def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> G
 
 
 def _outcome(verdict: Verdict, passed: int = 3) -> PairOutcome:
-    return PairOutcome(verdict=verdict, tests_passed=passed, report=None, error="", worker="test:1")
+    return PairOutcome(verdict=verdict, tests_passed=passed, result=None, error="", worker="test:1")
 
 
 def test_a_pair_has_one_row_however_often_it_is_recorded(tmp_path: Path) -> None:
@@ -226,7 +229,7 @@ def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
 def test_names_that_are_not_utf8_are_stored_as_they_are_and_found_again(tmp_path: Path) -> None:
     student = os.fsdecode(b"\xffkim\x1b")
     task = _task(tmp_path, student=student)
-    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, report=None, error="odd \ud800 text", worker="w:1")
+    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, result=None, error="odd \ud800 text", worker="w:1")
     with ResultStore(tmp_path / "out") as store:
         store.record(task, outcome)
     with ResultStore(tmp_path / "out") as store:
@@ -267,13 +270,13 @@ def test_scores_count_accepted_problems_or_the_fraction_of_tests(tmp_path: Path)
 
 def test_grades_csv_has_a_row_per_student_and_a_column_per_problem(tmp_path: Path) -> None:
     gradebook = sample_gradebook(tmp_path)
-    write_csv(gradebook, tmp_path / "grades.csv")
+    (tmp_path / "grades.csv").write_text(csv_sheet.render(gradebook), encoding="utf-8")
     assert (tmp_path / "grades.csv").read_text() == "student,add,mul,score\nkim,AC,WA,1\nlee,CE,,0\n"
 
 
 def test_grades_json_holds_every_report_and_the_unmatched_files(tmp_path: Path) -> None:
     gradebook = sample_gradebook(tmp_path, partial=True)
-    write_json(gradebook, tmp_path / "grades.json")
+    (tmp_path / "grades.json").write_text(json_doc.render(gradebook), encoding="utf-8")
     data = json.loads((tmp_path / "grades.json").read_text())
 
     assert data["scoring"] == "partial" and [p["id"] for p in data["problems"]] == ["add", "mul"]
@@ -320,7 +323,7 @@ def test_axis_ticks_are_round_and_cover_the_maximum(maximum: float, ticks: list[
 def test_progress_shows_counts_per_verdict_on_a_terminal() -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=True, width=160)
-    with GradeProgress(3, enabled=True, console=console) as progress:
+    with BatchProgress(3, enabled=True, console=console) as progress:
         for verdict in (Verdict.AC, Verdict.WA, Verdict.AC):
             progress.advance(verdict)
     shown = output.getvalue()
@@ -328,12 +331,20 @@ def test_progress_shows_counts_per_verdict_on_a_terminal() -> None:
 
 
 def test_progress_is_off_when_quiet_or_not_a_terminal() -> None:
-    assert not GradeProgress.wanted(quiet=False, console=Console(file=io.StringIO()))
-    assert not GradeProgress.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
-    assert GradeProgress.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
+    assert not BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO()))
+    assert not BatchProgress.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
+    assert BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
 
 
 def test_the_executor_is_chosen_from_an_explicit_table() -> None:
     assert set(EXECUTORS) == {"local", "dask"}
     assert ExecutorChoice(jobs=2).kind == "local"
     assert ExecutorChoice(jobs=2, scheduler="tcp://127.0.0.1:8786").kind == "dask"
+
+
+def test_one_colour_table_for_terminal_and_html(tmp_path: Path) -> None:
+    colours = [verdict.html_colour for verdict in Verdict]
+    assert len(set(colours)) == len(colours) and all(re.fullmatch(r"#[0-9a-f]{6}", colour) for colour in colours)
+    page = render(sample_gradebook(tmp_path))
+    for verdict in Verdict:
+        assert f".v-{verdict.short} {{ background: {verdict.html_colour}; }}" in page

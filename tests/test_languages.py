@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from judge import doctor, languages
-from judge.errors import SubmissionError, ToolchainMissing
-from judge.languages import LANGUAGES, detect_language, effective_limits, resolve_toolchain
+from judge.errors import LanguageTableError, SubmissionError, ToolchainMissing
+from judge.judging import effective_limits
+from judge.language_table import parse_table
+from judge.languages import LANGUAGES, detect_language, resolve_toolchain
 from judge.problem import ProblemSpec
 
 
@@ -216,3 +219,35 @@ def test_where_static_linking_works_c_programs_are_static(tmp_path: Path, monkey
     subprocess.run(argv, check=True, capture_output=True)
     done = subprocess.run(["ldd", str(tmp_path / "main")], capture_output=True, text=True)
     assert done.returncode != 0 and "not a dynamic executable" in done.stdout + done.stderr, done
+
+
+PACKAGED_TABLE = resources.files("judge").joinpath("languages.yaml").read_text(encoding="utf-8")
+TINY = ("lua:\n  display: Lua\n  extensions: ['.lua']\n  source_name: main.lua\n"
+        "  tools: {lua: {names: [lua5.4], package: lua5.4}}\n  run: ['{lua}', '{source}']\n")
+
+
+def test_the_packaged_table_is_valid_and_matches_the_loaded_one():
+    assert parse_table(PACKAGED_TABLE, "languages.yaml") == dict(LANGUAGES)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (TINY + "  optimise: true\n", "languages.yaml: lua.optimise: unknown key; remove it or check its spelling"),
+    (TINY.replace("'{lua}'", "'{lua_venv}'"), "languages.yaml: lua: value error, run: {lua_venv} is no placeholder "
+                                              "here; use one of {lua}, {memory_mib}, {program}, {source}, "
+                                              "{source_label}"),
+    (TINY.replace("'{lua}'", "'{lua'"), "languages.yaml: lua: value error, run: '{lua' is not a command template"),
+    (TINY + "  max_processes: many\n", "languages.yaml: lua.max_processes: input should be a valid integer, got 'many'"),
+    (TINY + "  time: {factor: 0}\n", "languages.yaml: lua.time.factor: must be a positive number, got 0"),
+    (TINY.replace("  source_name: main.lua\n", ""), "languages.yaml: lua.source_name: missing; this key is required"),
+])
+def test_a_malformed_table_is_one_line_naming_the_key(text, message):
+    with pytest.raises(LanguageTableError) as raised:
+        parse_table(text, "languages.yaml")
+    assert str(raised.value).startswith(message), str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_valid_entry_becomes_a_language():
+    lua = parse_table(TINY, "languages.yaml")["lua"]
+    assert (lua.key, lua.extensions, lua.run, lua.compile, lua.tools["lua"].names) == (
+        "lua", (".lua",), ("{lua}", "{source}"), None, ("lua5.4",))

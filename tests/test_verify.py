@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+from xml.etree import ElementTree
 
+import psutil
 import pytest
 
-from judge.languages import LANGUAGES, ToolSpec
+from judge.batch.executors import ExecutorChoice
+from judge.batch.progress import BatchProgress
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem import Problem, load_problem
 from judge.verdicts import Verdict
-from judge.verify import SubmissionCheck, verify
+from judge.verify import SubmissionCheck, VerifyReport, verify
 
 SUBMISSIONS = {
     "accepted/sum.py": "a, b = map(int, input().split())\nprint(a + b)\n",
@@ -82,40 +88,95 @@ def test_an_unknown_verdict_folder_is_a_usage_error(project: Path) -> None:
     assert done.stderr.count("\n") == 1 and "not a verdict folder" in done.stderr
 
 
+def _verify(problems: list[Problem], submissions: Path, jobs: int) -> VerifyReport:
+    return verify(problems, submissions, RunOptions(sandbox="none"), ExecutorChoice(jobs=jobs),
+                  lambda total: BatchProgress(total, enabled=False))
+
+
 def test_verdicts_do_not_depend_on_parallelism(project: Path) -> None:
     problem = load_problem(project / "problems" / "add")
-    serial = verify([problem], project / "submissions", RunOptions(sandbox="none"), jobs=1)
-    parallel = verify([problem], project / "submissions", RunOptions(sandbox="none"), jobs=2)
+    serial = _verify([problem], project / "submissions", jobs=1)
+    parallel = _verify([problem], project / "submissions", jobs=2)
     assert [check.result.verdict for check in serial.submissions] == [
         check.result.verdict for check in parallel.submissions
     ]
 
 
-def test_missing_toolchain_is_skipped_not_failed(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_toolchain_is_skipped_not_failed(project: Path, tmp_path: Path) -> None:
     path = project / "submissions" / "add" / "accepted" / "Main.java"
     path.write_text("public class Main { public static void main(String[] a) {} }\n")
-    java = LANGUAGES["java"]
-    monkeypatch.setitem(java.tools, "javac", ToolSpec(("javac-not-installed",), "openjdk-17-jdk-headless"))
-    from judge import languages
-
-    languages._resolve_cached.cache_clear()
-    try:
-        report = verify([load_problem(project / "problems" / "add")], project / "submissions",
-                        RunOptions(sandbox="none"), jobs=1)
-    finally:
-        languages._resolve_cached.cache_clear()
-    skipped = [check for check in report.submissions if check.skipped]
-    assert [check.path.name for check in skipped] == ["Main.java"]
-    assert "apt-get install openjdk-17-jdk-headless" in skipped[0].skipped
-    assert report.ok
+    tools = tmp_path / "bin"
+    tools.mkdir()  # a PATH with Python on it, and no javac
+    (tools / "python3").symlink_to(os.path.realpath(sys.executable))
+    done = subprocess.run([sys.executable, "-m", "judge", "verify", "--sandbox", "none", "--json", "-j", "2"],
+                          cwd=project, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PATH": str(tools)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    skipped = [entry for entry in report["submissions"] if entry["skipped"]]
+    assert [Path(entry["path"]).name for entry in skipped] == ["Main.java"]
+    assert "apt-get install openjdk-17-jdk-headless" in skipped[0]["skipped"]
+    assert report["ok"]
 
 
 def test_an_accepted_submission_near_the_limit_is_warned(project: Path) -> None:
     problem = load_problem(project / "problems" / "add")
-    result = verify([problem], project / "submissions", RunOptions(sandbox="none"), jobs=1).submissions[0].result
+    result = _verify([problem], project / "submissions", jobs=1).submissions[0].result
     assert result is not None
     slow = SubmissionCheck("add", Path("x.py"), Verdict.AC,
                            result=result.__class__(**{**result.__dict__, "cases": tuple(
                                case.__class__(**{**case.__dict__, "cpu_seconds": 0.4}) for case in result.cases)}))
     assert "80%" in slow.slow_warning
     assert SubmissionCheck("add", Path("x.py"), Verdict.AC, result=result).slow_warning == ""
+
+
+def test_junit_for_ci(project: Path) -> None:
+    done = run_verify(project, "--format", "junit", "-j", "2")
+    assert done.returncode == 0, done.stderr
+    suite = ElementTree.fromstring(done.stdout).find("testsuite")
+    assert suite.get("name") == "add" and (suite.get("tests"), suite.get("failures")) == ("6", "0")
+    names = {(case.get("classname"), case.get("name")) for case in suite.iter("testcase")}
+    assert {("add.data", "sample1"), ("add.data", "2"), ("add.submissions", "accepted/sum.py")} <= names
+
+
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_ctrl_c_and_sigterm_stop_verify_and_its_workers(project: Path, stop: signal.Signals, code: int) -> None:
+    """verify runs on the batch engine: stopping it stops its spawn workers and their submissions, in one line."""
+    slow = project / "submissions" / "add" / "time_limit_exceeded"
+    for index in range(4):
+        (slow / f"sleep{index}.py").write_text("import time\ntime.sleep(60)\n")
+    process = subprocess.Popen([sys.executable, "-m", "judge", "verify", "--sandbox", "none", "-j", "2"],
+                               cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while not _running_a_submission(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        descendants = _tree(process.pid)
+        assert len(descendants) >= 3, descendants  # two workers, and a submission running under one
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+        _, alive = psutil.wait_procs(descendants, timeout=5)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == code, stderr
+    assert stderr.splitlines() == ["judge verify: interrupted; nothing was verified"]
+    assert not alive, f"left running after verify stopped: {alive}"
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _running_a_submission(pid: int) -> bool:
+    for child in _tree(pid):
+        try:
+            if any(part.endswith("Main.py") or part.endswith("main.py") for part in child.cmdline()):
+                return True
+        except psutil.Error:
+            continue
+    return False

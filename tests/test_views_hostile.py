@@ -22,11 +22,12 @@ import pytest
 from test_grade_helpers import judge_main, write_problem
 
 from judge.grading.discovery import Unmatched
-from judge.grading.gradebook import Gradebook, ProblemColumn, write_csv, write_json
-from judge.grading.report import write_html
+from judge.grading.gradebook import Gradebook, ProblemColumn
+from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.grading.store import Fingerprint, StoredResult
-from judge.reporters.verify_report import report_json, report_text
-from judge.results import CaseResult, Limits, SubmissionResult
+from judge.reporters.verify import VERIFY_REPORTERS
+from judge.execute import Limits
+from judge.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 from judge.verify import SubmissionCheck, VerifyReport
 from judge.verify import TestDataCheck as DataCheck  # not collected as a test class
@@ -136,7 +137,7 @@ def _hostile_verify_report() -> VerifyReport:
 
 def test_verify_text_report_is_inert() -> None:
     stream = io.StringIO()
-    report_text(_hostile_verify_report(), stream)
+    VERIFY_REPORTERS["text"](_hostile_verify_report(), stream)
     shown = stream.getvalue()
     assert CONTROL_BYTES.search(shown.encode("utf-8")) is None, shown
     assert "invalid t/1\\x1b[2J: [/] [conceal]bad \\x1b]52;c;eA==\\x07\\xff" in shown
@@ -148,11 +149,26 @@ def test_verify_text_report_is_inert() -> None:
 
 def test_verify_json_report_is_ascii_and_valid() -> None:
     stream = io.StringIO()
-    report_json(_hostile_verify_report(), stream)
+    VERIFY_REPORTERS["json"](_hostile_verify_report(), stream)
     assert stream.getvalue().isascii()
     document = json.loads(stream.getvalue())
     assert document["submissions"][0]["path"] == "t/accepted/[conceal]x[/]\udcff.py"
     assert document["test_data"][0]["detail"].endswith("\x07\udcff")
+
+
+
+def test_verify_junit_report_is_well_formed_and_inert() -> None:
+    stream = io.StringIO()
+    VERIFY_REPORTERS["junit"](_hostile_verify_report(), stream)
+    shown = stream.getvalue()
+    assert CONTROL_BYTES.search(shown.encode("utf-8")) is None, shown
+    root = ElementTree.fromstring(shown)
+    assert (root.get("tests"), root.get("failures")) == ("2", "2")
+    data, submission = root.iter("testcase")
+    assert data.get("name") == "1\\x1b[2J" and data.get("classname") == "t.data"
+    assert submission.get("name") == "[conceal]x[/]\\xff.py"  # the file's own name has a slash in it
+    assert submission.find("failure").get("message") == "expected AC, got RE"
+    assert submission.find("failure").text.startswith("exit code 1: NameError:")
 
 
 # --- the gradebook: CSV, JSON, HTML --------------------------------------------------------------------------------
@@ -167,7 +183,7 @@ RE_MESSAGE = ("exit code 1: NameError: name 'x' is not defined \x9b2J\nTraceback
 def _hostile_gradebook() -> Gradebook:
     case = CaseResult("1\x1b[2J", Verdict.RE, 0.01, 0.02, 3.0, message=RE_MESSAGE)
     report = SubmissionResult("t", "kim\udcff/t.py", "Python 3", Limits(1.0, 3.0, 256, 1), "none", "rlimit",
-                              Verdict.RE, (case,), compile_message="").to_dict()
+                              Verdict.RE, (case,), compile_message="")
     results = {
         (student, "t"): StoredResult(student, "t", Fingerprint(f"{student}/t.py", "0" * 64, "1" * 64, "0"),
                                      Verdict.RE, 0, 1, report, "", "worker\x1b]0;w\x07", "2024-01-01T00:00:00")
@@ -179,7 +195,7 @@ def _hostile_gradebook() -> Gradebook:
 
 
 def test_grades_csv_keeps_names_as_text_and_scores_as_numbers(tmp_path: Path) -> None:
-    write_csv(_hostile_gradebook(), tmp_path / "grades.csv")
+    (tmp_path / "grades.csv").write_text(GRADEBOOK_VIEWS["csv"].render(_hostile_gradebook()), encoding="utf-8")
     raw = (tmp_path / "grades.csv").read_bytes()
     assert CONTROL_BYTES.search(raw) is None
     rows = list(csv.reader(raw.decode("utf-8").splitlines()))
@@ -192,7 +208,7 @@ def test_grades_csv_keeps_names_as_text_and_scores_as_numbers(tmp_path: Path) ->
 
 
 def test_grades_json_is_ascii_and_round_trips_the_names(tmp_path: Path) -> None:
-    write_json(_hostile_gradebook(), tmp_path / "grades.json")
+    (tmp_path / "grades.json").write_text(GRADEBOOK_VIEWS["json"].render(_hostile_gradebook()), encoding="utf-8")
     raw = (tmp_path / "grades.json").read_bytes()
     assert raw.isascii()
     data = json.loads(raw)
@@ -201,7 +217,7 @@ def test_grades_json_is_ascii_and_round_trips_the_names(tmp_path: Path) -> None:
 
 
 def test_report_html_is_escaped_inert_and_keeps_the_message_lines(tmp_path: Path) -> None:
-    write_html(_hostile_gradebook(), tmp_path / "report.html")
+    (tmp_path / "report.html").write_text(GRADEBOOK_VIEWS["html"].render(_hostile_gradebook()), encoding="utf-8")
     raw = (tmp_path / "report.html").read_bytes()
     assert CONTROL_BYTES.search(raw) is None
     page = raw.decode("utf-8")

@@ -106,10 +106,8 @@ class CustomChecker:
         setup = execute.child_setup(limits, self._group, limits.output_mib * MIB, self._group is None, None,
                                     spec.syscall_filter)
         with open(self._stderr, "wb") as stderr:
-            self._process = subprocess.Popen(
-                spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=spec.cwd,
-                env=spec.env, preexec_fn=setup, start_new_session=True,
-            )
+            self._process = execute.start(spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                          cwd=spec.cwd, env=spec.env, preexec_fn=setup)
         return self._reply()
 
     def _request(self) -> dict[str, object]:

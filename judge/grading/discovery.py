@@ -1,4 +1,5 @@
-"""Finding what to grade: the problems, and which student wrote which file for which problem.
+"""Finding what to grade: which student wrote which file for which problem (the problems themselves are found
+by the batch scanner, judge/batch/problems.py).
 
 Two class layouts are understood:
 
@@ -30,12 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from judge.errors import JudgeError, SpecError, SubmissionError
-from judge.grading.packing import SourceFile
+from judge.batch.packing import SourceFile
+from judge.batch.problems import visible_entries
+from judge.errors import JudgeError, SubmissionError
 from judge.intake import Refused, kind_refusal
 from judge.languages import detect_language
 from judge.options import RunOptions
-from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
+from judge.problem import Problem, natural_key
 
 Layout = Literal["by-student", "by-problem"]
 LayoutChoice = Literal["auto", "by-student", "by-problem"]
@@ -72,25 +74,6 @@ class ClassFolder:
     unmatched: tuple[Unmatched, ...]
 
 
-def load_problems(problems_dir: Path) -> dict[str, Problem]:
-    """Every problem under `problems_dir` (or `problems_dir` itself if it is one), keyed by id, in natural order."""
-    if not problems_dir.is_dir():
-        raise JudgeError(f"{problems_dir}: no such folder; give the folder holding the problem folders")
-    if (problems_dir / SPEC_FILE).is_file():
-        folders = [problems_dir]
-    else:
-        folders = [Path(entry.path) for entry in _visible(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
-    problems: dict[str, Problem] = {}
-    for folder in folders:
-        problem = load_problem(folder)
-        if problem.id in problems:
-            raise SpecError(f"{folder / SPEC_FILE}: id: {problem.id!r} is also the id of {problems[problem.id].root}")
-        problems[problem.id] = problem
-    if not problems:
-        raise JudgeError(f"{problems_dir}: no problems here (folders with a {SPEC_FILE})")
-    return problems
-
-
 def source_limits(problems: Mapping[str, Problem], options: RunOptions) -> dict[str, int]:
     """Each problem's cap on a source, in bytes, by problem id: `--source-limit`, else its `source_limit`."""
     return {problem_id: options.source_limit_bytes(problem.spec.source_limit)
@@ -108,7 +91,7 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
     students: set[str] = set()
     found: list[Submission] = []
     unmatched: list[Unmatched] = []
-    for top in _visible(class_dir):
+    for top in visible_entries(class_dir):
         mode = _mode(top)
         if not stat.S_ISDIR(mode):
             reason = kind_refusal(mode)
@@ -121,7 +104,7 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
             unmatched.append(Unmatched(f"{top.name}/", f"no problem with id {top.name!r}"))
             continue
         try:
-            entries = _visible(Path(top.path))
+            entries = visible_entries(Path(top.path))
         except OSError as error:
             unmatched.append(Unmatched(f"{top.name}/", f"{REFUSED}cannot be listed: {error.strerror}"))
             continue
@@ -160,11 +143,11 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
 
 def detect_layout(class_dir: Path, problem_ids: Collection[str]) -> Layout:
     """by-problem or by-student, from which one explains more top-level folders; JudgeError when it is a tie."""
-    folders = [entry for entry in _visible(class_dir) if entry.is_dir(follow_symlinks=False)]
+    folders = [entry for entry in visible_entries(class_dir) if entry.is_dir(follow_symlinks=False)]
     named_after_problem = sum(folder.name in problem_ids for folder in folders)
     holding_problem_files = sum(
         any(entry.is_file(follow_symlinks=False) and Path(entry.name).stem in problem_ids
-            for entry in _visible(Path(folder.path), missing_ok=True))
+            for entry in visible_entries(Path(folder.path), missing_ok=True))
         for folder in folders
     )
     if named_after_problem > holding_problem_files:
@@ -181,22 +164,6 @@ _SHAPES: dict[Layout, str] = {
     "by-student": "<student>/<problem>.<ext>",
     "by-problem": "<problem>/<student>.<ext>",
 }
-
-
-def _visible(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:
-    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run).
-
-    Entries are not followed: ask them `is_dir(follow_symlinks=False)` or `_mode`. With `missing_ok`, a folder that
-    cannot be listed has no entries.
-    """
-    try:
-        with os.scandir(folder) as listing:
-            entries = [entry for entry in listing if not entry.name.startswith(".")]
-    except OSError:
-        if missing_ok:
-            return []
-        raise
-    return sorted(entries, key=lambda entry: natural_key(entry.name))
 
 
 def _mode(entry: os.DirEntry[str]) -> int:

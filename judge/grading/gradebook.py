@@ -1,36 +1,24 @@
-"""The gradebook: the stored results of one class as a student x problem table, and its CSV and JSON files.
+"""The gradebook: the stored results of one class as a student x problem table (its views: reporters/gradebook/).
 
 Scoring: a pair scores 1 when accepted and 0 otherwise; with `partial`, a pair that is not accepted scores the
 fraction of the problem's tests it passed (a compile error passes none). A student's score is the sum over the
 problems, so a missing submission counts 0 and an empty cell in grades.csv means "nothing was submitted".
-
-Student names and problem ids are hostile text: in grades.csv they pass `csv_cell` (a name like `=HYPERLINK(...)`
-stays text in a spreadsheet; the scores stay numbers), and grades.json is written by `json_document` (pure ASCII,
-so a folder name that is not UTF-8 is a `\\udcff` escape, never an encoding error).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from judge import __version__
 from judge.grading.discovery import ClassFolder, Unmatched
 from judge.grading.store import StoredResult
-from judge.grading.tasks import Pair
-from judge.inert import csv_cell, json_document
+from judge.batch.tasks import Pair
 from judge.problem import Problem
 from judge.verdicts import Verdict
-
-CSV_NAME = "grades.csv"
-JSON_NAME = "grades.json"
 
 
 @dataclass(frozen=True)
@@ -129,35 +117,10 @@ class Gradebook:
             "judged_at": result.judged_at,
             "worker": result.worker,
             "error": result.error,
-            "report": result.report,
+            "report": result.result.to_dict() if result.result is not None else None,
         }
 
 
 def format_score(score: float) -> str:
     """`3` for whole scores, `2.667` for partial ones."""
     return f"{round(score, 3):g}"
-
-
-def write_csv(gradebook: Gradebook, path: Path) -> None:
-    """One row per student: the verdict's short code per problem (empty if not submitted), then the score."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", *(csv_cell(problem.id) for problem in gradebook.problems), "score"])
-    for student in gradebook.students:
-        cells = [
-            result.verdict.short if (result := gradebook.result(student, problem.id)) is not None else ""
-            for problem in gradebook.problems
-        ]
-        writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student))])
-    write_atomically(path, buffer.getvalue())
-
-
-def write_json(gradebook: Gradebook, path: Path) -> None:
-    write_atomically(path, json_document(gradebook.to_dict()) + "\n")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a gradebook."""
-    partial_path = path.with_name(f".{path.name}.partial")
-    partial_path.write_text(text, encoding="utf-8")
-    os.replace(partial_path, path)

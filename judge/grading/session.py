@@ -3,31 +3,28 @@ and write the gradebook.
 
 The database is the run's memory. Results are committed one by one as they come back, so stopping the run in
 any way loses only the pairs in flight, and the next run with the same arguments judges only what is missing
-or changed. SIGTERM is turned into an exception for the duration of the judging, so it unwinds like Ctrl-C:
-the executor stops its workers, nothing is left running, and the gradebook is not rewritten from half a run.
+or changed. The judging runs on the batch engine (judge/batch/), which stops its workers on Ctrl-C and SIGTERM
+alike: nothing is left running, and the gradebook is not rewritten from half a run.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 
-from judge.grading.discovery import ClassFolder, LayoutChoice, load_problems, scan_class, source_limits
-from judge.grading.executors import Executor, ExecutorChoice, open_executor
-from judge.grading.gradebook import CSV_NAME, JSON_NAME, Gradebook, write_csv, write_json
-from judge.grading.packing import ProblemPack
-from judge.grading.progress import GradeProgress
-from judge.grading.report import REPORT_NAME, write_html
+from judge.batch.engine import Stopped, run_batch
+from judge.batch.executors import ExecutorChoice, Finished
+from judge.batch.packing import ProblemPack
+from judge.batch.problems import load_problems
+from judge.batch.progress import BatchProgress
+from judge.batch.tasks import GradeTask, Pair
+from judge.grading.discovery import ClassFolder, LayoutChoice, scan_class, source_limits
+from judge.grading.gradebook import Gradebook
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
-from judge.grading.tasks import GradeTask, Pair
 from judge.options import RunOptions
 from judge.problem import Problem
+from judge.reporters.gradebook import write_views
 
 
 @dataclass(frozen=True)
@@ -54,10 +51,6 @@ class GradeSummary:
     gradebook: Gradebook
 
 
-class Terminated(BaseException):
-    """SIGTERM arrived while judging. BaseException, like KeyboardInterrupt, so no `except Exception` stops it."""
-
-
 class Interrupted(Exception):
     """The run was stopped by Ctrl-C or SIGTERM (`signal_number`); the message says how far it got."""
 
@@ -73,20 +66,21 @@ def grade(request: GradeRequest) -> GradeSummary:
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
     with ResultStore(request.out_dir) as store:
-        todo = stale_tasks(tasks, store.results(), force=request.force)
+        stored = store.results()  # read once: every result judged now is added as it is written
+        todo = stale_tasks(tasks, stored, force=request.force)
         if todo:
+            progress = BatchProgress(len(todo), enabled=request.show_progress, label="judging", unit="pairs")
+
+            def keep(finished: Finished) -> None:
+                stored[finished.task.pair] = store.record(finished.task, finished.outcome)
+
             try:
-                with _sigterm_raises(), GradeProgress(len(todo), enabled=request.show_progress) as progress, \
-                        open_executor(request.executor) as executor:
-                    judge_tasks(todo, executor, store, progress)
-            except (KeyboardInterrupt, Terminated) as stop:
-                number = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM
-                current = len(tasks) - len(stale_tasks(tasks, store.results(), force=False))
-                raise Interrupted(number, current, len(tasks)) from None
-        gradebook = Gradebook.build(problems, class_folder, store.results(), partial=request.partial)
-    write_csv(gradebook, request.out_dir / CSV_NAME)
-    write_json(gradebook, request.out_dir / JSON_NAME)
-    write_html(gradebook, request.out_dir / REPORT_NAME)
+                run_batch(todo, request.executor, progress, keep)
+            except Stopped as stop:
+                current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
+                raise Interrupted(stop.signal_number, current, len(tasks)) from None
+        gradebook = Gradebook.build(problems, class_folder, stored, partial=request.partial)
+    write_views(gradebook, request.out_dir)
     return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
 
 
@@ -105,34 +99,3 @@ def stale_tasks(tasks: Sequence[GradeTask], stored: Mapping[Pair, StoredResult],
         task for task in tasks
         if force or task.pair not in stored or not stored[task.pair].is_current(Fingerprint.of(task))
     ]
-
-
-def judge_tasks(tasks: Sequence[GradeTask], executor: Executor, store: ResultStore, progress: GradeProgress) -> None:
-    """Judge every task on `executor`, at most `executor.capacity` at a time, storing each result as it arrives."""
-    waiting = deque(tasks)
-    in_flight = 0
-    while waiting or in_flight:
-        while waiting and in_flight < executor.capacity:
-            executor.submit(waiting.popleft())
-            in_flight += 1
-        finished = executor.next_finished()
-        in_flight -= 1
-        store.record(finished.task, finished.outcome)
-        progress.advance(finished.outcome.verdict)
-
-
-@contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While inside, SIGTERM raises Terminated in the main thread (signal handlers can only be set there)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated

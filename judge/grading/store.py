@@ -17,16 +17,18 @@ Every other text stays TEXT, as before, so older databases read the same.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from judge import __version__
+from judge.batch.tasks import GradeTask, Pair, PairOutcome
 from judge.errors import JudgeError
-from judge.grading.tasks import GradeTask, Pair, PairOutcome
+from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 Stored: TypeAlias = str | bytes
@@ -78,7 +80,7 @@ class StoredResult:
     verdict: Verdict
     tests_passed: int
     tests_total: int
-    report: dict[str, Any] | None
+    result: SubmissionResult | None
     error: str
     worker: str
     judged_at: str
@@ -136,16 +138,18 @@ class ResultStore:
                 verdict=Verdict.from_short(verdict),
                 tests_passed=tests_passed,
                 tests_total=tests_total,
-                report=json.loads(report_json) if report_json is not None else None,
+                result=SubmissionResult.from_dict(json.loads(report_json)) if report_json is not None else None,
                 error=_text(error),
                 worker=_text(worker),
                 judged_at=judged_at,
             )
         return stored
 
-    def record(self, task: GradeTask, outcome: PairOutcome) -> None:
-        """Write (or replace) the pair's row and commit, so it survives whatever happens next."""
+    def record(self, task: GradeTask, outcome: PairOutcome) -> StoredResult:
+        """Write (or replace) the pair's row and commit, so it survives whatever happens next; the row as
+        `results` would read it back."""
         fingerprint = Fingerprint.of(task)
+        judged_at = datetime.now(UTC).isoformat(timespec="microseconds")
         self._connection.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (student, problem_id) DO UPDATE SET"
@@ -158,11 +162,15 @@ class ResultStore:
                 _stored(task.student), _stored(task.problem.problem_id), _stored(fingerprint.source_path),
                 fingerprint.source_sha256, fingerprint.problem_hash, outcome.judge_version, outcome.verdict.short,
                 outcome.tests_passed, task.problem.test_count,
-                json.dumps(outcome.report) if outcome.report is not None else None,  # ASCII: \udcff escapes
-                _stored(outcome.error), _stored(outcome.worker), datetime.now(UTC).isoformat(timespec="microseconds"),
+                json.dumps(outcome.result.to_dict()) if outcome.result is not None else None,  # ASCII: \udcff escapes
+                _stored(outcome.error), _stored(outcome.worker), judged_at,
             ),
         )
         self._connection.commit()
+        return StoredResult(task.student, task.problem.problem_id,
+                            dataclasses.replace(fingerprint, judge_version=outcome.judge_version), outcome.verdict,
+                            outcome.tests_passed, task.problem.test_count, outcome.result, outcome.error,
+                            outcome.worker, judged_at)
 
 
 def _stored(text: str) -> Stored:

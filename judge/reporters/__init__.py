@@ -1,21 +1,10 @@
-"""Reporters present finished results; they never decide a verdict.
+"""Every view of the judge's results: they present finished results and never decide a verdict.
 
-Contract: a reporter is a function `report(result: SubmissionResult, stream: TextIO) -> None` that writes one
-finished submission's result to `stream`. The registry below is the whole list; `judge run --format NAME`
-picks one.
+Three families, each with its registry (the whole list of its formats):
+
+    submission/   REPORTERS          `judge run --format text|json|junit`: one SubmissionResult to a stream
+    verify/       VERIFY_REPORTERS   `judge verify --format text|json|junit`: one VerifyReport to a stream
+    gradebook/    GRADEBOOK_VIEWS    `judge grade`: grades.csv, grades.json and report.html (with its plots)
+
+Everything a submission prints or names is hostile text: every view passes it through judge/inert.py.
 """
-
-from __future__ import annotations
-
-from typing import Callable, TextIO
-
-from judge.reporters import json_report, junit, text
-from judge.results import SubmissionResult
-
-Reporter = Callable[[SubmissionResult, TextIO], None]
-
-REPORTERS: dict[str, Reporter] = {
-    "text": text.report,
-    "json": json_report.report,
-    "junit": junit.report,
-}

@@ -1,7 +1,7 @@
-"""Presenting a `judge verify` report: a rich table for people, one JSON document for machines.
+"""A `judge verify` report as a rich table, for people.
 
 Paths, test names, validator details and messages are hostile text: they reach rich as `Text` through
-`for_terminal` (never as markup), and the JSON is written by `json_document` (pure ASCII).
+`for_terminal`, never as markup.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from judge.inert import for_terminal, json_document
+from judge.inert import for_terminal
 from judge.verify import SubmissionCheck, VerifyReport
 
 
 def _got(check: SubmissionCheck) -> Text:
-    if check.skipped:
+    if check.got is None:
         return Text("skipped", style="dim")
-    assert check.result is not None
-    return Text(check.result.verdict.short, style=check.result.verdict.colour)
+    return Text(check.got.short, style=check.got.colour)
 
 
 def _timing(check: SubmissionCheck) -> str:
@@ -39,20 +38,21 @@ def _first_line(message: str) -> str:
     return message.split("\n")[0]
 
 
-def report_text(report: VerifyReport, stream: TextIO) -> None:
+def report(verified: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
-    bad_data = [check for check in report.data_checks if not check.ok]
-    console.print(f"test data: {len(report.data_checks) - len(bad_data)}/{len(report.data_checks)} tests valid")
+    bad_data = [check for check in verified.data_checks if not check.ok]
+    console.print(f"test data: {len(verified.data_checks) - len(bad_data)}/{len(verified.data_checks)} tests valid")
     for check in bad_data:
         console.print(Text.assemble("  ", ("invalid", "red"),
                                     for_terminal(f" {check.problem_id}/{check.test}: {check.detail}")))
     table = Table(show_edge=False, pad_edge=False)
     for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
         table.add_column(column, overflow="fold", no_wrap=column == "submission")
-    for check in report.submissions:
+    for check in verified.submissions:
         note = check.skipped or check.slow_warning
         if not check.ok:
-            note = "MISMATCH" + (f": {_first_line(check.result.cases[-1].message)}"
+            note = "MISMATCH" + (f": {check.failed}" if check.failed else
+                                 f": {_first_line(check.result.cases[-1].message)}"
                                  if check.result and check.result.cases else "")
         table.add_row(
             Text(for_terminal(_short_path(check))), Text(for_terminal(check.result.language if check.result else "")),
@@ -60,33 +60,11 @@ def report_text(report: VerifyReport, stream: TextIO) -> None:
             Text(for_terminal(note), style="bold red" if not check.ok else "yellow" if note else ""),
         )
     console.print(table)
-    mismatches = sum(not check.ok for check in report.submissions)
-    skipped = sum(bool(check.skipped) for check in report.submissions)
-    warnings = sum(bool(check.slow_warning) for check in report.submissions)
-    style = "bold green" if report.ok else "bold red"
+    mismatches = sum(not check.ok for check in verified.submissions)
+    skipped = sum(bool(check.skipped) for check in verified.submissions)
+    warnings = sum(bool(check.slow_warning) for check in verified.submissions)
+    style = "bold green" if verified.ok else "bold red"
     console.print(
-        f"[{style}]{'OK' if report.ok else 'FAILED'}[/]: {len(report.submissions)} submissions, "
+        f"[{style}]{'OK' if verified.ok else 'FAILED'}[/]: {len(verified.submissions)} submissions, "
         f"{mismatches} mismatched, {skipped} skipped, {warnings} timing warnings"
     )
-
-
-def report_json(report: VerifyReport, stream: TextIO) -> None:
-    document = {
-        "ok": report.ok,
-        "test_data": [vars(check) for check in report.data_checks],
-        "submissions": [
-            {
-                "problem": check.problem_id,
-                "path": str(check.path),
-                "expected": check.expected.short,
-                "got": check.result.verdict.short if check.result else None,
-                "ok": check.ok,
-                "skipped": check.skipped,
-                "warning": check.slow_warning,
-                "result": check.result.to_dict() if check.result else None,
-            }
-            for check in report.submissions
-        ],
-    }
-    stream.write(json_document(document))
-    stream.write("\n")

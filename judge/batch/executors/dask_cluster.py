@@ -15,9 +15,9 @@ import uuid
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from judge.batch.executors.base import Finished
+from judge.batch.tasks import GradeTask, PairOutcome, run_pair
 from judge.errors import JudgeError
-from judge.grading.executors.base import Finished
-from judge.grading.tasks import GradeTask, PairOutcome, run_pair
 
 if TYPE_CHECKING:
     from distributed import Future

@@ -15,18 +15,6 @@ from dataclasses import dataclass
 from judge.inert import html_text
 from judge.verdicts import Verdict
 
-VERDICT_COLOURS: dict[Verdict, str] = {
-    Verdict.AC: "#2e9d4a",
-    Verdict.WA: "#d64545",
-    Verdict.PE: "#b548c6",
-    Verdict.TLE: "#e6a700",
-    Verdict.MLE: "#e07b00",
-    Verdict.OLE: "#a66a00",
-    Verdict.RE: "#8f2d56",
-    Verdict.CE: "#3a6fd8",
-    Verdict.JE: "#222222",
-}
-"""One colour per verdict, shared by the plots and the verdict matrix (BOJ's hues, told apart)."""
 
 WIDTH = 720
 LABEL_WIDTH = 110
@@ -59,7 +47,7 @@ def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
                 continue
             width = plot_width * count / most
             parts.append(
-                f'<rect x="{x:.1f}" y="{top}" width="{width:.1f}" height="18" fill="{VERDICT_COLOURS[verdict]}">'
+                f'<rect x="{x:.1f}" y="{top}" width="{width:.1f}" height="18" fill="{verdict.html_colour}">'
                 f"<title>{html_text(label)}: {verdict.short} × {count}</title></rect>"
             )
             if width >= 22:
@@ -104,7 +92,7 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
             jitter = (order * 7919 % 17 - 8) * 1.1  # deterministic spread, so identical times stay visible
             parts.append(
                 f'<circle cx="{x_of(point.seconds):.1f}" cy="{middle + jitter:.1f}" r="4" '
-                f'fill="{VERDICT_COLOURS[point.verdict]}" fill-opacity="0.8"><title>{html_text(point.student)}: '
+                f'fill="{point.verdict.html_colour}" fill-opacity="0.8"><title>{html_text(point.student)}: '
                 f"{point.seconds:.3f} s ({point.verdict.short})</title></circle>"
             )
         if points:
@@ -133,7 +121,7 @@ def _legend(verdicts: Sequence[Verdict], baseline: float) -> str:
     parts = []
     for index, verdict in enumerate(verdicts):
         x = LABEL_WIDTH + index * 62
-        parts.append(f'<rect x="{x}" y="{baseline - 10}" width="12" height="12" fill="{VERDICT_COLOURS[verdict]}"/>')
+        parts.append(f'<rect x="{x}" y="{baseline - 10}" width="12" height="12" fill="{verdict.html_colour}"/>')
         parts.append(f'<text x="{x + 16}" y="{baseline}" fill="#333" {FONT}>{verdict.short}</text>')
     return "".join(parts)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
 
-from judge.grading.tasks import GradeTask, PairOutcome
+from judge.batch.tasks import GradeTask, PairOutcome
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""`judge grade PROBLEMS CLASS --out RESULTS`: the click command. Registered by judge/cli.py as `grade`.
+"""`judge grade PROBLEMS CLASS --out RESULTS`: grade a class and write its gradebook.
 
 Exit status: 0 when the grading completed, whatever the students' verdicts; 3 when the judge failed on some pair
 (JE); 2 for bad input (raised as JudgeError, which the CLI turns into one line on stderr); 128 + the signal
@@ -13,17 +13,16 @@ from typing import get_args
 
 import click
 
-from judge.cli_options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
+from judge.batch.executors import ExecutorChoice
+from judge.batch.progress import BatchProgress
+from judge.cli.exit_codes import ExitCode
+from judge.cli.options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
-from judge.grading.executors import ExecutorChoice
-from judge.grading.progress import GradeProgress
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
 from judge.verdicts import Verdict
-
-EXIT_JUDGE_FAILED = 3
 
 
 @click.command("grade")
@@ -62,19 +61,19 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), source_limit_kib=source_limit),
         force=force,
         partial=partial,
-        show_progress=GradeProgress.wanted(quiet=quiet),
+        show_progress=BatchProgress.wanted(quiet=quiet),
     )
     try:
         summary = grade(request)
     except Interrupted as stop:
         click.echo(f"judge grade: {stop}", err=True)
-        ctx.exit(128 + stop.signal_number)
+        ctx.exit(ExitCode.for_signal(stop.signal_number))
     if not quiet:
         _print_summary(summary, out_dir)
     if summary.gradebook.judge_failed:
         failed = sum(result.verdict is Verdict.JE for result in summary.gradebook.results.values())
         click.echo(f"judge grade: the judge failed on {failed} pair(s) (JE); see {out_dir / 'report.html'}", err=True)
-        ctx.exit(EXIT_JUDGE_FAILED)
+        ctx.exit(ExitCode.JUDGE_FAILED)
 
 
 def _print_summary(summary: GradeSummary, out_dir: Path) -> None:

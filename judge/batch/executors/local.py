@@ -28,8 +28,8 @@ from types import FrameType, TracebackType
 
 import psutil
 
-from judge.grading.executors.base import Finished
-from judge.grading.tasks import GradeTask, PairOutcome, run_pair
+from judge.batch.executors.base import Finished
+from judge.batch.tasks import GradeTask, PairOutcome, run_pair
 
 STOP_SECONDS = 10.0
 """How long stopping workers may take before they are killed outright."""

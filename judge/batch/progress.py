@@ -1,4 +1,5 @@
-"""The progress bar of `judge grade`, on stderr: done / total, rate, time left, and a running count per verdict.
+"""The progress bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, and a
+running count per verdict.
 
 It is only drawn for a person watching: not with `--quiet`, and not when stderr is not a terminal (a log file or
 a CI job would fill with redraws). Disabled, every method does nothing, so the session need not care.
@@ -28,11 +29,15 @@ from judge.verdicts import Verdict
 
 
 class _RateColumn(ProgressColumn):
-    """Pairs judged per second (rich's own speed columns count bytes)."""
+    """Tasks judged per second (rich's own speed columns count bytes)."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self._unit = unit
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:.2f} pairs/s" if speed else "- pairs/s", style="progress.data.speed")
+        return Text(f"{speed:.2f} {self._unit}/s" if speed else f"- {self._unit}/s", style="progress.data.speed")
 
 
 class _VerdictsColumn(ProgressColumn):
@@ -44,32 +49,34 @@ class _VerdictsColumn(ProgressColumn):
                               for verdict in Verdict if (count := counts[verdict]))
 
 
-class GradeProgress:
-    """Use as a context manager around the grading; call `advance` once per pair that reached the database."""
+class BatchProgress:
+    """Use as a context manager around the batch; call `advance` once per finished task. `label` starts the line,
+    `unit` names what is counted (pairs, submissions)."""
 
-    def __init__(self, total: int, *, enabled: bool, console: Console | None = None) -> None:
+    def __init__(self, total: int, *, enabled: bool, label: str = "judging", unit: str = "pairs",
+                 console: Console | None = None) -> None:
         self._counts: Counter[Verdict] = Counter()
         self._progress: Progress | None = None
         if not enabled or total == 0:
             return
         self._progress = Progress(
-            TextColumn("judging"),
+            TextColumn(label),
             BarColumn(),
             MofNCompleteColumn(),
-            _RateColumn(),
+            _RateColumn(unit),
             TimeRemainingColumn(),
             _VerdictsColumn(),
             console=console or Console(stderr=True),
             transient=False,
         )
-        self._task = self._progress.add_task("judging", total=total, counts=self._counts)
+        self._task = self._progress.add_task(label, total=total, counts=self._counts)
 
     @staticmethod
     def wanted(*, quiet: bool, console: Console | None = None) -> bool:
         """Whether to draw: not asked to be quiet, and stderr is a terminal."""
         return not quiet and (console or Console(stderr=True)).is_terminal
 
-    def __enter__(self) -> GradeProgress:
+    def __enter__(self) -> BatchProgress:
         if self._progress is not None:
             self._progress.start()
         return self

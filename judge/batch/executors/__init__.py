@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from judge.grading.executors.base import Executor, Finished
-from judge.grading.executors.dask_cluster import DaskExecutor
-from judge.grading.executors.local import LocalExecutor
+from judge.batch.executors.base import Executor, Finished
+from judge.batch.executors.dask_cluster import DaskExecutor
+from judge.batch.executors.local import LocalExecutor
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorChoice", "Finished", "open_executor"]
 

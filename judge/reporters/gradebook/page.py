@@ -1,7 +1,7 @@
 """report.html: one self-contained page presenting a gradebook (it decides nothing).
 
 No network and no external files: the CSS and the small script live in the template (report.html next to this
-module), the plots are inline SVG drawn by svg.py. Every piece of text that came from a student or a problem passes
+module), the plots are inline SVG drawn by plots.py. Every piece of text that came from a student or a problem passes
 `html_text`: HTML-escaped, controls shown as visible escapes, and a name that is not UTF-8 shown as `\\xNN`
 (a lone surrogate would otherwise crash writing the page). A test's message shows its first line in the table
 cell and any further lines (an RE's stderr tail) in a <pre> below it, keeping their layout.
@@ -13,21 +13,21 @@ per-test report (a click on a matrix cell opens it), the verdict and CPU-time pl
 from __future__ import annotations
 
 from importlib import resources
-from pathlib import Path
 from string import Template
 
 from judge import __version__
-from judge.grading.gradebook import Gradebook, format_score, write_atomically
-from judge.grading.svg import VERDICT_COLOURS, TimePoint, cpu_strip, verdict_bars
+from judge.grading.gradebook import Gradebook, format_score
+from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
 from judge.inert import html_text
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
-REPORT_NAME = "report.html"
+TEMPLATE = "report.html"
 
 
 def render(gradebook: Gradebook) -> str:
-    template = Template(resources.files("judge.grading").joinpath(REPORT_NAME).read_text(encoding="utf-8"))
+    template_file = resources.files("judge.reporters.gradebook").joinpath(TEMPLATE)
+    template = Template(template_file.read_text(encoding="utf-8"))
     anchors = {pair: f"pair-{index}" for index, pair in enumerate(_ordered_pairs(gradebook), start=1)}
     scoring = "partial credit (fraction of tests passed)" if gradebook.partial else "1 per accepted problem"
     return template.substitute(
@@ -35,7 +35,7 @@ def render(gradebook: Gradebook) -> str:
         meta=html_text(f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; "
                     f"scoring: {scoring}"),
         verdict_css="\n".join(
-            f"  .v-{verdict.short} {{ background: {colour}; }}" for verdict, colour in VERDICT_COLOURS.items()
+            f"  .v-{verdict.short} {{ background: {verdict.html_colour}; }}" for verdict in Verdict
         ),
         totals=_totals(gradebook),
         matrix=_matrix(gradebook, anchors),
@@ -47,10 +47,6 @@ def render(gradebook: Gradebook) -> str:
         or '<p class="muted">No submissions.</p>',
         unmatched=_unmatched(gradebook),
     )
-
-
-def write_html(gradebook: Gradebook, path: Path) -> None:
-    write_atomically(path, render(gradebook))
 
 
 def _ordered_pairs(gradebook: Gradebook) -> list[tuple[str, str]]:
@@ -104,8 +100,8 @@ def _time_points(gradebook: Gradebook, problem_id: str) -> list[TimePoint]:
     """The slowest test's CPU time of every submission that ran tests (not CE, not an unjudged JE)."""
     points = []
     for (student, pid), result in gradebook.results.items():
-        if pid == problem_id and result.report is not None and result.report["cases"]:
-            report = SubmissionResult.from_dict(result.report)
+        if pid == problem_id and result.result is not None and result.result.cases:
+            report = result.result
             points.append(TimePoint(student, report.slowest_cpu_seconds, result.verdict))
     return points
 
@@ -125,8 +121,8 @@ def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
     ]
     if result.error:
         parts.append(f"<p>The judge could not judge this submission:</p><pre>{html_text(result.error)}</pre>")
-    if result.report is not None:
-        parts.append(_report_body(SubmissionResult.from_dict(result.report)))
+    if result.result is not None:
+        parts.append(_report_body(result.result))
     parts.append("</details>")
     return "".join(parts)
 

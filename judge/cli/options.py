@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, TypeVar, get_args
+from collections.abc import Callable, Iterable
+from typing import TypeVar, get_args
 
 import click
 
@@ -35,3 +36,25 @@ def sandbox_choice(sandbox: SandboxChoice, require_sandbox: bool) -> SandboxChoi
 def default_jobs() -> int:
     """The cores this process may run on (fewer than os.cpu_count() under taskset or a container quota)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def format_options(choices: Iterable[str]) -> Callable[[Command], Command]:
+    """`--format NAME` (one of `choices`, text by default) and `--json`, kept as an alias of `--format json`;
+    combine them with `chosen_format`."""
+    names = sorted(choices)
+
+    def decorate(function: Command) -> Command:
+        function = click.option("--json", "as_json", is_flag=True,
+                                help="The same as --format json (kept for scripts that use it).")(function)
+        return click.option("--format", "report_format", type=click.Choice(names), default=None,
+                            help="How to print the report [default: text].")(function)
+
+    return decorate
+
+
+def chosen_format(report_format: str | None, as_json: bool) -> str:
+    """The one format asked for; `--json` with another `--format` is a usage error (exit 2), not a silent pick."""
+    if as_json and report_format not in (None, "json"):
+        raise click.UsageError(f"--json means --format json, so it cannot go with --format {report_format}; "
+                               "give one of them")
+    return "json" if as_json else report_format or "text"

@@ -1,0 +1,93 @@
+"""The unit of work of `judge grade`: one (student, problem) pair, self-contained, and what comes back from it.
+
+`run_pair` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
+the source travel inside the `GradeTask`, are unpacked into a fresh temporary folder, and are judged there by
+`judge_submission`, the engine behind `judge run`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import __version__
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.errors import JudgeError, ToolchainMissing
+from judge.failures import JUDGE_FAILURES, reason
+from judge.judging import judge_submission
+from judge.options import RunOptions
+from judge.problem import load_problem
+from judge.results import SubmissionResult
+from judge.verdicts import Verdict
+
+Pair = tuple[str, str]
+"""(student, problem id): the key of a result, in the database and in the gradebook."""
+
+
+@dataclass(frozen=True)
+class GradeTask:
+    """One pair to judge. `source_path` is the file's path inside the class folder, as reports show it."""
+
+    student: str
+    source_path: str
+    source: SourceFile
+    problem: ProblemPack
+    options: RunOptions
+
+    @property
+    def pair(self) -> Pair:
+        return (self.student, self.problem.problem_id)
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """What judging one pair gave: the verdict and the full typed result, or JE with `error` saying why the pair
+    could not be judged (then `result` is None). `worker` names who judged it. Pickled to and from a Dask worker
+    as it is; only the results database stores it as JSON."""
+
+    verdict: Verdict
+    tests_passed: int
+    result: SubmissionResult | None
+    error: str
+    worker: str
+    judge_version: str = __version__
+    missing_toolchain: bool = False
+
+    @classmethod
+    def failure(cls, error: str, worker: str, *, missing_toolchain: bool = False) -> PairOutcome:
+        """JE with `error`; `missing_toolchain` tells a missing compiler apart, for verify's policy (skipped)."""
+        return cls(verdict=Verdict.JE, tests_passed=0, result=None, error=error, worker=worker,
+                   missing_toolchain=missing_toolchain)
+
+
+def run_pair(task: GradeTask) -> PairOutcome:
+    """Judge one pair in a fresh temporary folder.
+
+    Idempotent (nothing outside that folder is touched), so an executor may run it again after losing a worker.
+    Never raises for a failing submission or a failing judge: both come back as an outcome, the latter as JE.
+    """
+    worker = f"{socket.gethostname()}:{os.getpid()}"
+    try:
+        result = _judge_in_scratch(task)
+    except ToolchainMissing as missing:
+        return PairOutcome.failure(str(missing), worker, missing_toolchain=True)
+    except JudgeError as error:  # grade's policy for a missing toolchain (judge/failures.py) is JE
+        return PairOutcome.failure(str(error), worker)
+    except JUDGE_FAILURES as error:  # e.g. a full temp folder while unpacking the problem
+        return PairOutcome.failure(reason(error), worker)
+    except Exception as error:  # a bug in the judge must cost one pair, not the class; one line says which
+        return PairOutcome.failure(f"the judge crashed (a bug; please report it): {type(error).__name__}: "
+                                   f"{' '.join(str(error).split())}", worker)
+    shown = dataclasses.replace(result, submission=task.source_path)
+    return PairOutcome(verdict=result.verdict, tests_passed=result.passed, result=shown, error="", worker=worker)
+
+
+def _judge_in_scratch(task: GradeTask) -> SubmissionResult:
+    with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
+        scratch = Path(scratch_name)
+        problem = load_problem(task.problem.unpack(scratch / "problem"))
+        return judge_submission(problem, task.source.write(scratch / "submission"), task.options)

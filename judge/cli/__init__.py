@@ -1,0 +1,62 @@
+"""The command line: `judge run`, `judge verify`, `judge grade`, `judge doctor`, one module each.
+
+`main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
+from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import click
+
+from judge import __version__
+from judge.cli.doctor import doctor_command
+from judge.cli.exit_codes import ExitCode
+from judge.cli.grade import grade_command
+from judge.cli.run import run_command
+from judge.cli.verify import verify_command
+from judge.errors import JudgeError
+from judge.failures import JUDGE_FAILURES, reason
+from judge.inert import for_terminal
+
+__all__ = ["ExitCode", "cli", "main"]
+
+COMMANDS: dict[str, click.Command] = {
+    "run": run_command,
+    "verify": verify_command,
+    "grade": grade_command,
+    "doctor": doctor_command,
+}
+
+
+@click.group(commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="judge")
+def cli() -> None:
+    """Grade programs the way Baekjoon Online Judge does."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: runs the command; a JudgeError is one line on stderr and exit 2, a failure of the judge
+    (judge/failures.py) or any bug one line and exit 3. Never a traceback."""
+    try:
+        code = cli.main(args=argv, prog_name="judge", standalone_mode=False)
+    except JudgeError as error:
+        click.echo(for_terminal(f"judge: {error}"), err=True)  # messages quote paths, which may hold escapes
+        return ExitCode.USAGE
+    except JUDGE_FAILURES as error:  # the judge failed before any test (compiling, a full temp folder, ...)
+        click.echo(for_terminal(f"judge: judge error: {reason(error)}"), err=True)
+        return ExitCode.JUDGE_FAILED
+    except click.exceptions.Abort:
+        click.echo("judge: interrupted", err=True)
+        return ExitCode.INTERRUPTED
+    except click.UsageError as error:
+        command = error.ctx.command_path if error.ctx else "judge"
+        click.echo(f"judge: {error.format_message()} (see '{command} --help')", err=True)
+        return ExitCode.USAGE
+    except click.ClickException as error:
+        click.echo(f"judge: {error.format_message()}", err=True)
+        return ExitCode.USAGE
+    except Exception as error:  # noqa: BLE001 -- the last resort: a bug in the judge, told in one line
+        click.echo(for_terminal(f"judge: internal error (a bug in the judge; please report it): "
+                                f"{type(error).__name__}: {' '.join(str(error).split())}"), err=True)
+        return ExitCode.JUDGE_FAILED
+    return int(code) if isinstance(code, int) else ExitCode.ACCEPTED

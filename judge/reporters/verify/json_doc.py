@@ -1,0 +1,31 @@
+"""A `judge verify` report as one JSON document, for machines. Written by `json_document` (pure ASCII)."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from judge.inert import json_document
+from judge.verify import VerifyReport
+
+
+def report(verified: VerifyReport, stream: TextIO) -> None:
+    document = {
+        "ok": verified.ok,
+        "test_data": [vars(check) for check in verified.data_checks],
+        "submissions": [
+            {
+                "problem": check.problem_id,
+                "path": str(check.path),
+                "expected": check.expected.short,
+                "got": check.got.short if check.got else None,
+                "ok": check.ok,
+                "skipped": check.skipped,
+                "judge_failure": check.failed,
+                "warning": check.slow_warning,
+                "result": check.result.to_dict() if check.result else None,
+            }
+            for check in verified.submissions
+        ],
+    }
+    stream.write(json_document(document))
+    stream.write("\n")
