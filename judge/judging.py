@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from judge.options import RunOptions
 from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, SubmissionResult
-from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env
+from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
@@ -91,9 +90,7 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
 def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
                       sandbox: Sandbox, limits: Limits) -> SubmissionResult:
     language = toolchain.language
-    with tempfile.TemporaryDirectory(prefix="judge-") as scratch_name:
-        scratch = Path(scratch_name)
-        os.chmod(scratch, 0o711)  # the box's user passes through to the program folder, and reads nothing else
+    with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
         program_dir.mkdir()
         (program_dir / language.source_name).write_bytes(_program_text(text))

@@ -16,9 +16,11 @@ import functools
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterable
 from typing import Protocol
 
 from judge.errors import SandboxUnavailable
@@ -172,6 +174,15 @@ class Bubblewrap:
             return  # the box's uid is the judge's own
         for path in (folder, *folder.rglob("*")):
             os.chown(path, BOX_UID, BOX_UID, follow_symlinks=False)
+
+
+@contextmanager
+def scratch_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder for one submission's or one problem's boxes: the box's user may pass through it (0711)
+    to the program folders inside, and can list or read nothing else in it."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as name:
+        os.chmod(name, 0o711)
+        yield Path(name)
 
 
 def _parents(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> list[str]:

@@ -8,8 +8,6 @@ name. As in Kattis problemtools, an accepted submission whose slowest test uses 
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from judge.options import RunOptions
 from judge.problem import Problem, TestCase, load_problem
 from judge.problem_code import ProblemCodeBox, run_validator
 from judge.results import SubmissionResult
-from judge.sandbox import Sandbox, choose_sandbox
+from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.verdicts import Verdict
 
 MARGIN_WARNING = 0.5
@@ -100,9 +98,7 @@ def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
     validator = problem.root / problem.spec.validator if problem.spec.validator else None
     checks = []
     try:
-        with tempfile.TemporaryDirectory(prefix="judge-data-") as scratch_name:
-            scratch = Path(scratch_name)
-            os.chmod(scratch, 0o711)
+        with scratch_folder("judge-data-") as scratch:
             with open_checker(problem, box, scratch) as checker:
                 for test in problem.tests:
                     try:
