@@ -20,18 +20,20 @@ from judge.classify import classify
 from judge.errors import SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
+from judge.hints import hints_for
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
 from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
-from judge.results import CaseResult, SubmissionResult
+from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
 DIFF_LINES = 12
+HIDDEN_DIFF_BYTES = 64 * 1024
 COMPILE_MESSAGE_CHARS = 4000
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -72,8 +74,10 @@ class _Setup:
         )
 
 
-def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
-    """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
+def judge_submission(problem: Problem, source: Path, options: RunOptions,
+                     listener: CaseListener | None = None) -> SubmissionResult:
+    """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`); `listener` hears
+    of the header before compiling and of each test as it finishes, so a view need not wait for the last one."""
     if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
     text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
@@ -82,13 +86,27 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     sandbox = choose_sandbox(options.sandbox)
     limits = effective_limits(problem.spec, language)
     try:
-        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits)
+        result = _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits, listener or _Silent())
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
+    return dataclasses.replace(result, hints=hints_for(result, language))
+
+
+class _Silent:
+    """The listener of callers that only want the finished result."""
+
+    def started(self, header: SubmissionHeader) -> None:
+        pass
+
+    def compiled(self, warnings: str) -> None:
+        pass
+
+    def judged(self, case: CaseResult) -> None:
+        pass
 
 
 def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
-                      sandbox: Sandbox, limits: Limits) -> SubmissionResult:
+                      sandbox: Sandbox, limits: Limits, listener: CaseListener) -> SubmissionResult:
     language = toolchain.language
     with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
@@ -97,20 +115,23 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
             setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
-            base = dict(
+            header = SubmissionHeader(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+                limits_note=limits_note(problem.spec, language), tests=tuple(test.name for test in problem.tests),
             )
+            listener.started(header)
             compiled = _compile(setup)
             if not compiled.ok:
-                return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
-            cases = []
+                return header.result(Verdict.CE, compile_message=compiled.message)
+            listener.compiled(compiled.message)
+            cases: list[CaseResult] = []
             for test in problem.tests:
                 cases.append(_judge_case(setup, test))
+                listener.judged(cases[-1])
                 if options.fail_fast and cases[-1].verdict is not Verdict.AC:
                     break
-    verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
-    return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
+    return header.result(overall_verdict(cases), cases, compiled.message)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
@@ -125,6 +146,27 @@ def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
         output_mib=spec.output_limit,
         max_processes=language.max_processes,
     )
+
+
+def limits_note(spec: ProblemSpec, language: Language) -> str:
+    """How the limits were derived, said once: `CPU 10 s × 3 + 2 s for Python 3, memory 256 MiB × 2 + 32 MiB`.
+    Empty when the language gets the bare limits."""
+    if not spec.language_allowance:
+        return ""
+    parts = [part for part in (_allowance_text("CPU", spec.time_limit, "s", language.time),
+                               _allowance_text("memory", spec.memory_limit, "MiB", language.memory)) if part]
+    return ", ".join([f"{parts[0]} for {language.display}", *parts[1:]]) if parts else ""
+
+
+def _allowance_text(what: str, limit: float, unit: str, allowance: Allowance) -> str:
+    if allowance == Allowance():
+        return ""
+    text = f"{what} {limit:g} {unit}"
+    if allowance.factor != 1:
+        text += f" × {allowance.factor:g}"
+    if allowance.extra:
+        text += f" + {allowance.extra:g} {unit}"
+    return text
 
 
 def _program_text(source: bytes) -> bytes:
@@ -186,12 +228,18 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
     output = spec.stdout_path.read_bytes()
     answer = test.answer_path.read_bytes()
     checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
-    diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
+    diff = _diff(answer, output) if checked.verdict in (Verdict.WA, Verdict.PE) and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
 
 
+def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
+    """Samples always get a diff; hidden tests when both texts are small (difflib is slow on huge outputs). Which
+    diffs a person sees is the feedback policy's choice (judge/feedback.py), not the judging's."""
+    return test.is_sample or max(len(answer), len(output)) <= HIDDEN_DIFF_BYTES
+
+
 def _diff(answer: bytes, output: bytes) -> str:
-    """A short unified diff of expected vs got, shown to students for failed sample tests."""
+    """A short unified diff of expected vs got, for a failed test."""
     expected = answer.decode("utf-8", errors="replace").splitlines()
     got = output.decode("utf-8", errors="replace").splitlines()
     lines = list(difflib.unified_diff(expected, got, "expected", "got", lineterm="", n=1))

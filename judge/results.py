@@ -5,8 +5,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from judge.execute import Limits
 from judge.verdicts import Verdict
@@ -27,6 +28,45 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class SubmissionHeader:
+    """What is known of a submission before its first test runs: enough for a view to print its header at once."""
+
+    problem_id: str
+    submission: str
+    language: str
+    limits: Limits
+    isolation: str
+    memory_enforcement: str
+    limits_note: str
+    tests: tuple[str, ...]
+
+    def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
+        return SubmissionResult(
+            problem_id=self.problem_id, submission=self.submission, language=self.language, limits=self.limits,
+            isolation=self.isolation, memory_enforcement=self.memory_enforcement, limits_note=self.limits_note,
+            verdict=verdict, cases=tuple(cases), compile_message=compile_message,
+        )
+
+
+class CaseListener(Protocol):
+    """Told about a submission while it is judged, so a view can show each test as it finishes (`judge run`)."""
+
+    def started(self, header: SubmissionHeader) -> None:
+        """Before compiling: the limits and the tests that will run."""
+
+    def compiled(self, warnings: str) -> None:
+        """The program compiled (with the compiler's warnings, or "") or needed no compiling; the tests start."""
+
+    def judged(self, case: CaseResult) -> None:
+        """One test finished."""
+
+
+def overall_verdict(cases: Sequence[CaseResult]) -> Verdict:
+    """The first test that is not AC decides (AC when every test so far is)."""
+    return next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
+
+
+@dataclass(frozen=True)
 class SubmissionResult:
     """The outcome of one submission on one problem. `verdict` is the first non-AC test's verdict."""
 
@@ -39,6 +79,18 @@ class SubmissionResult:
     verdict: Verdict
     cases: tuple[CaseResult, ...] = ()
     compile_message: str = ""
+    limits_note: str = ""
+    """How the limits were derived, e.g. `CPU 10 s × 3 + 2 s ... for Python 3` (empty without an allowance)."""
+    hints: tuple[str, ...] = ()
+    """Lines for the student about a well-known cause of the verdict (judge/hints.py)."""
+
+    def header(self) -> SubmissionHeader:
+        """The header a live view would have printed before the first test."""
+        return SubmissionHeader(
+            problem_id=self.problem_id, submission=self.submission, language=self.language, limits=self.limits,
+            isolation=self.isolation, memory_enforcement=self.memory_enforcement, limits_note=self.limits_note,
+            tests=tuple(case.name for case in self.cases),
+        )
 
     @property
     def passed(self) -> int:
@@ -65,5 +117,6 @@ class SubmissionResult:
                 "limits": Limits(**data["limits"]),
                 "verdict": Verdict.from_short(data["verdict"]),
                 "cases": cases,
+                "hints": tuple(data.get("hints", ())),
             }
         )

@@ -1,4 +1,9 @@
-"""`judge run PROBLEM SOURCE`: judge one submission and print its report in the format asked for."""
+"""`judge run PROBLEM SOURCE`: judge one submission and print its report in the format asked for.
+
+The text report is printed as the judging goes (the header at once, each test's row as it finishes); the JSON and
+JUnit documents are printed whole at the end, with the live rows on stderr when that is a terminal, so stdout
+stays one document. Ctrl-C prints what was judged and the verdict so far, marked partial, and exits 130.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,12 @@ import click
 
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
+from judge.feedback import POLICIES, shown
 from judge.judging import judge_submission
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.reporters.submission import REPORTERS
+from judge.reporters.submission.terminal import TextView
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
@@ -23,18 +30,30 @@ from judge.verdicts import Verdict
 @click.option("--lang", metavar="KEY", help="Language key (python3, pypy3, java, c, cpp, ...), instead of guessing "
                                            "from the extension.")
 @format_options(REPORTERS)
+@click.option("--feedback", type=click.Choice(list(POLICIES)), default="boj", show_default=True,
+              help="boj: samples with a diff, hidden tests their verdict only, as BOJ; full: expected vs got on "
+                   "every test (for the teacher).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
 @source_limit_option
 @sandbox_options
 def run_command(problem: Path, source: Path, lang: str | None, report_format: str | None, as_json: bool,
-                fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
-    """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
-    shown = chosen_format(report_format, as_json)
+                feedback: str, fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+    """Judge SOURCE on every test of PROBLEM and print a verdict per test, each as it finishes."""
+    chosen = chosen_format(report_format, as_json)
     loaded = load_problem(problem)
     options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
                          source_limit_kib=source_limit)
-    result = judge_submission(loaded, source, options)
-    REPORTERS[shown](result, sys.stdout)
+    view_stream = sys.stdout if chosen == "text" else sys.stderr
+    view = TextView(view_stream, feedback=feedback, live=view_stream.isatty())
+    try:
+        result = judge_submission(loaded, source, options, view if chosen == "text" or view_stream.isatty() else None)
+    except KeyboardInterrupt:  # the runner has killed the running test's processes on its way out
+        view.interrupted()
+        return ExitCode.INTERRUPTED
+    if chosen == "text" or view_stream.isatty():
+        view.finish(result)
+    if chosen != "text":
+        REPORTERS[chosen](shown(result, feedback), sys.stdout)
     return exit_code(result)
 
 
