@@ -22,9 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from judge.errors import SpecError
 from judge.intake import Refused, kind_refusal, read_source
+from judge.suggest import closest, nearby_path
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
+VALIDATOR_FILE = "validator.py"
 SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
 DEFAULT_SOURCE_LIMIT_KIB = 64
@@ -54,7 +56,7 @@ class ProblemSpec(BaseModel):
     output_limit: int = Field(default=1, gt=0, le=4096)
     checker: CheckerSpec = Field(default_factory=CheckerSpec)
     language_allowance: bool = True
-    validator: Literal["validator.py"] | None = None
+    validator: Literal["validator.py"] | None = None  # VALIDATOR_FILE
     source_limit: int = Field(default=DEFAULT_SOURCE_LIMIT_KIB, gt=0, le=MAX_SOURCE_LIMIT_KIB)  # KiB
 
     @field_validator("checker", mode="before")
@@ -114,7 +116,7 @@ def load_problem(root: Path | str) -> Problem:
     root = Path(root)
     spec_path = root / SPEC_FILE
     if not root.is_dir():
-        raise SpecError(f"{root}: no such problem folder")
+        raise SpecError(f"{root}: no such problem folder{nearby_path(root)}")
     if not os.path.lexists(spec_path):
         raise SpecError(f"{spec_path}: missing; every problem folder needs a problem.yaml")
     spec = _load_spec(spec_path)
@@ -126,7 +128,18 @@ def load_problem(root: Path | str) -> Problem:
         if not (root / spec.validator).is_file():
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
         _require_regular(root / spec.validator)
+    _refuse_unnamed_code(root, spec)
     return Problem(root=root, spec=spec, tests=_load_tests(root))
+
+
+def _refuse_unnamed_code(root: Path, spec: ProblemSpec) -> None:
+    """A checker.py or validator.py that problem.yaml does not name would be silently ignored (every input
+    "valid", the built-in checker deciding): a SpecError that says which line to add."""
+    named = {spec.checker.name, spec.validator}
+    for key, file_name in (("checker", CUSTOM_CHECKER_FILE), ("validator", VALIDATOR_FILE)):
+        if file_name not in named and os.path.lexists(root / file_name):
+            raise SpecError(f"{root / file_name}: problem.yaml does not name it, so it would be ignored; add "
+                            f"'{key}: {file_name}' to {root / SPEC_FILE} (or delete the file)")
 
 
 def _require_regular(path: Path) -> None:
@@ -167,6 +180,11 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
         raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
     if not isinstance(raw, dict):
         raise SpecError(f"{spec_path}: must be a mapping of keys (id, title, time_limit, ...), got {type(raw).__name__}")
+    unknown = [key for key in raw if key not in ProblemSpec.model_fields]
+    if unknown:  # before the missing keys: `timelimit:` is a misspelt time_limit, not a missing one
+        near = closest(str(unknown[0]), ProblemSpec.model_fields)
+        raise SpecError(f"{spec_path}: {_show_key(unknown[0])}: unknown key; remove it or check its spelling"
+                        + (f" (did you mean {near}?)" if near else ""))
     try:
         return ProblemSpec.model_validate(raw)
     except ValidationError as error:

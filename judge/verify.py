@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems
+from judge.batch.problems import load_problems, require_id_is_folder_name
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
@@ -77,17 +77,35 @@ class SubmissionCheck:
 class VerifyReport:
     data_checks: list[TestDataCheck] = field(default_factory=list)
     submissions: list[SubmissionCheck] = field(default_factory=list)
+    without_submissions: list[str] = field(default_factory=list)
+    """Ids of the problems with no reference submission (a warning; verified nothing about their limits)."""
+    submissions_dir: Path = Path("submissions")
+
+    @property
+    def judged_nothing(self) -> str:
+        """Why the verification proved nothing about any submission, or "" when at least one was judged."""
+        if any(not check.skipped for check in self.submissions):
+            return ""
+        if self.submissions:
+            return "every reference submission was skipped (no toolchain for its language here)"
+        return (f"no reference submissions under {self.submissions_dir}/ for "
+                f"{', '.join(self.without_submissions)}; put them in {self.submissions_dir}/<id>/<verdict folder>/ "
+                f"or give --submissions-dir")
 
     @property
     def ok(self) -> bool:
-        return all(check.ok for check in self.data_checks) and all(check.ok for check in self.submissions)
+        return (all(check.ok for check in self.data_checks) and all(check.ok for check in self.submissions)
+                and not self.judged_nothing)
 
 
 def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]:
     """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the batch
     scanner finds there (natural order, hidden entries skipped, duplicate ids refused: batch/problems.py)."""
     if names:
-        return [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
+        problems = [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
+        for problem in problems:
+            require_id_is_folder_name(problem)
+        return problems
     return list(load_problems(problems_dir).values())
 
 
@@ -154,14 +172,17 @@ def verify(
     """Validate every problem's data here, then judge every reference submission on the batch engine (the same
     executors as `judge grade`: a spawn pool with crash isolation, or Dask). `progress(total)` makes the display.
     Ctrl-C or SIGTERM raises `Stopped` once the workers are stopped."""
-    report = VerifyReport()
+    report = VerifyReport(submissions_dir=submissions_dir)
     for problem in problems:
         report.data_checks.extend(check_test_data(problem, choose_sandbox(options.sandbox)))
     tasks, expected = [], {}
     for problem in problems:
         pack = ProblemPack.of(problem)
         limit = options.source_limit_bytes(problem.spec.source_limit)
-        for path, verdict in reference_submissions(problem, submissions_dir):
+        found = reference_submissions(problem, submissions_dir)
+        if not found:
+            report.without_submissions.append(problem.id)
+        for path, verdict in found:
             task = GradeTask(f"{verdict.folder}/{path.name}", str(path), SourceFile.read(path, limit), pack, options)
             tasks.append(task)
             expected[task.pair] = (problem.id, path, verdict)

@@ -24,12 +24,22 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
     problems: dict[str, Problem] = {}
     for folder in folders:
         problem = load_problem(folder)
+        if len(folders) > 1 or folder != problems_dir:
+            require_id_is_folder_name(problem)
         if problem.id in problems:
             raise SpecError(f"{folder / SPEC_FILE}: id: {problem.id!r} is also the id of {problems[problem.id].root}")
         problems[problem.id] = problem
     if not problems:
         raise JudgeError(f"{problems_dir}: no problems here (folders with a {SPEC_FILE})")
     return problems
+
+
+def require_id_is_folder_name(problem: Problem) -> None:
+    """A SpecError unless a problem's id is its folder's name: submissions are found by id (`submissions/<id>/`,
+    `<student>/<id>.py`), so a folder copied to start a new problem with the old id would silently match nothing."""
+    if problem.id != problem.root.name:
+        raise SpecError(f"{problem.root / SPEC_FILE}: id: {problem.id!r} differs from its folder's name "
+                        f"{problem.root.name!r}; set id: \"{problem.root.name}\" (or rename the folder)")
 
 
 def visible_entries(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:

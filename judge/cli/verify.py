@@ -20,6 +20,7 @@ from judge.cli.options import (
     source_limit_option,
 )
 from judge.errors import JudgeError
+from judge.suggest import nearby_path
 from judge.options import RunOptions
 from judge.reporters.verify import VERIFY_REPORTERS
 from judge.verify import select_problems, verify
@@ -44,6 +45,9 @@ def verify_command(ctx: click.Context, problems: tuple[str, ...], problems_dir: 
     shown = chosen_format(report_format, as_json)
     if jobs is not None and scheduler is not None:
         raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
+    if not problems and not problems_dir.is_dir():
+        raise JudgeError(f"{problems_dir}: no such folder{nearby_path(problems_dir)}; run judge verify in the folder "
+                         f"that holds problems/ and submissions/, or give --problems-dir DIR")
     loaded = select_problems(problems_dir, problems)
     # The overall verdict is the first non-AC test's, so stopping there changes no verdict and saves minutes.
     options = RunOptions(fail_fast=True, sandbox=sandbox_choice(sandbox, require_sandbox),

@@ -11,6 +11,8 @@ from judge.verify import VerifyReport
 def report(verified: VerifyReport, stream: TextIO) -> None:
     document = {
         "ok": verified.ok,
+        "judged_nothing": verified.judged_nothing,
+        "without_submissions": verified.without_submissions,
         "test_data": [vars(check) for check in verified.data_checks],
         "submissions": [
             {

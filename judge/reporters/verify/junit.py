@@ -30,6 +30,10 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
             _data_case(suite, check)
         for check in submissions:
             _submission_case(suite, check)
+    if verified.judged_nothing:  # else CI would show a verification that proved nothing as green
+        suite = ElementTree.SubElement(root, "testsuite", name="reference submissions", tests="1", failures="1")
+        case = ElementTree.SubElement(suite, "testcase", name="judged nothing", classname="verify")
+        ElementTree.SubElement(case, "failure", message="nothing was judged").text = xml_text(verified.judged_nothing)
     root.set("tests", str(sum(int(suite.get("tests", "0")) for suite in root)))
     root.set("failures", str(sum(int(suite.get("failures", "0")) for suite in root)))
     ElementTree.indent(root)

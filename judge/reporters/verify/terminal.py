@@ -63,6 +63,13 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
     mismatches = sum(not check.ok for check in verified.submissions)
     skipped = sum(bool(check.skipped) for check in verified.submissions)
     warnings = sum(bool(check.slow_warning) for check in verified.submissions)
+    for problem_id in verified.without_submissions:
+        console.print(Text.assemble(("warning", "yellow"), for_terminal(
+            f": problem {problem_id} has no reference submissions; add at least one accepted one in "
+            f"{verified.submissions_dir}/{problem_id}/accepted/")))
+    if verified.judged_nothing:
+        console.print(Text.assemble(("FAILED", "bold red"), for_terminal(f": nothing was judged: {verified.judged_nothing}")))
+        return
     style = "bold green" if verified.ok else "bold red"
     console.print(
         f"[{style}]{'OK' if verified.ok else 'FAILED'}[/]: {len(verified.submissions)} submissions, "
