@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Set up judge on Debian/Ubuntu: system packages (sandbox, toolchains), then a virtualenv in .venv.
-# Usage: bash scripts/setup.sh [--test]   (--test also installs pytest, hypothesis, Dask and Chromium)
+# Usage: bash scripts/setup.sh [--test]   (--test also installs pytest, hypothesis, Dask, Chromium and the Noto CJK
+# fonts, so the report's Korean names render as Hangul in the headless-browser test, not as boxes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(python3-venv bubblewrap libseccomp2 g++ openjdk-17-jdk-headless pypy3)
-[[ "${1:-}" == "--test" ]] && packages+=(time chromium)
+[[ "${1:-}" == "--test" ]] && packages+=(time chromium fonts-noto-cjk)
 
 if command -v apt-get >/dev/null; then
     as_root=()
@@ -23,3 +24,4 @@ if [[ "${1:-}" == "--test" ]]; then
 else
     .venv/bin/pip install -q -e .
 fi
+echo "setup: done. Put judge on your PATH with: source .venv/bin/activate   (or run .venv/bin/judge)"

@@ -59,8 +59,8 @@ def test_a_class_is_graded_the_same_with_one_worker_or_two(tmp_path: Path, probl
         assert "unmatched: dave/notes.txt: no problem with id 'notes'" in stderr
         assert "unmatched: erin/sub.py: no problem with id 'sub'" in stderr
         assert _summary(stderr) == (8, 0)
-    assert (tmp_path / "two" / "grades.csv").read_text() == (
-        "student,add,mul,score\nalice,AC,AC,2\nbob,WA,AC,1\ncarol,TLE,WA,0\ndave,RE,,0\nerin,,AC,1\n"
+    assert (tmp_path / "two" / "grades.csv").read_text(encoding="utf-8-sig") == (
+        "student,add,mul,score,max\nalice,AC,AC,2,2\nbob,WA,AC,1,2\ncarol,TLE,WA,0,2\ndave,RE,,0,2\nerin,,AC,1,2\n"
     )
     assert 'id="matrix"' in (tmp_path / "two" / "report.html").read_text()
 
@@ -72,7 +72,8 @@ def test_the_by_problem_layout_and_partial_scores(tmp_path: Path, problems: Path
     assert judge_main("grade", problems, root, "--out", tmp_path / "out", "--partial", "--quiet") == 0
 
     assert capsys.readouterr().err == ""
-    assert (tmp_path / "out" / "grades.csv").read_text() == "student,add,mul,score\nalice,AC,WA,1\nbob,WA,,0.667\n"
+    assert (tmp_path / "out" / "grades.csv").read_text(encoding="utf-8-sig") == (
+        "student,add,mul,score,max\nalice,AC,WA,1,2\nbob,WA,,0.667,2\n")
 
 
 def test_a_rerun_judges_only_what_is_missing_or_changed(tmp_path: Path, problems: Path, capsys) -> None:

@@ -50,3 +50,12 @@ def test_the_report_screenshot_is_drawn(tmp_path: Path) -> None:
 
     assert done.returncode == 0, done.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_a_hangul_font_is_installed_and_first_in_the_page_font_stack_that_has_one(tmp_path: Path) -> None:
+    """Korean names would render as boxes without a Hangul font; scripts/setup.sh --test installs Noto CJK."""
+    done = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True, timeout=60)
+    families = {name.strip() for line in done.stdout.splitlines() for name in line.split(",") if name.strip()}
+    assert families, "no font with Hangul installed (apt-get install fonts-noto-cjk)"
+    html = page.render(sample_gradebook(tmp_path))
+    assert any(f'"{family}"' in html for family in families), families

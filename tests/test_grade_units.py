@@ -93,15 +93,20 @@ def test_a_tie_asks_for_the_layout_and_an_explicit_layout_wins(tmp_path: Path, p
     assert found.unmatched[0].relative == "kim/hello.py"
 
 
-def test_a_second_file_for_the_same_pair_is_listed_not_judged(tmp_path: Path, problems: Path) -> None:
+@pytest.mark.parametrize(("newer", "older"), [("add.py", "add.cpp"), ("add.cpp", "add.py")])
+def test_of_two_files_for_a_pair_the_newer_is_graded_and_the_other_named(tmp_path: Path, problems: Path,
+                                                                         newer: str, older: str) -> None:
     root = write_class(tmp_path / "class", {"kim": {"add.py": "add_ac"}})
     (root / "kim" / "add.cpp").write_text("int main(){}\n")
+    os.utime(root / "kim" / older, ns=(1_000_000_000, 1_000_000_000))
+    os.utime(root / "kim" / newer, ns=(2_000_000_000, 2_000_000_000))
 
     found = scan_class(root, _limits(problems), "auto")
 
-    assert [item.relative for item in found.submissions] == ["kim/add.cpp"]
+    assert [item.relative for item in found.submissions] == [f"kim/{newer}"]
     assert [(item.relative, item.reason) for item in found.unmatched] == [
-        ("kim/add.py", "a second file for this pair; graded kim/add.cpp")
+        (f"kim/{older}", f"ambiguous: kim has 2 files for problem add; graded kim/{newer}, the most recently "
+                         "modified (remove the others)")
     ]
 
 
@@ -271,7 +276,8 @@ def test_scores_count_accepted_problems_or_the_fraction_of_tests(tmp_path: Path)
 def test_grades_csv_has_a_row_per_student_and_a_column_per_problem(tmp_path: Path) -> None:
     gradebook = sample_gradebook(tmp_path)
     (tmp_path / "grades.csv").write_text(csv_sheet.render(gradebook), encoding="utf-8")
-    assert (tmp_path / "grades.csv").read_text() == "student,add,mul,score\nkim,AC,WA,1\nlee,CE,,0\n"
+    assert (tmp_path / "grades.csv").read_text(encoding="utf-8") == (
+        "\ufeffstudent,add,mul,score,max\nkim,AC,WA,1,2\nlee,CE,,0,2\n")
 
 
 def test_grades_json_holds_every_report_and_the_unmatched_files(tmp_path: Path) -> None:

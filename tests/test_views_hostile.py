@@ -198,13 +198,13 @@ def test_grades_csv_keeps_names_as_text_and_scores_as_numbers(tmp_path: Path) ->
     (tmp_path / "grades.csv").write_text(GRADEBOOK_VIEWS["csv"].render(_hostile_gradebook()), encoding="utf-8")
     raw = (tmp_path / "grades.csv").read_bytes()
     assert CONTROL_BYTES.search(raw) is None
-    rows = list(csv.reader(raw.decode("utf-8").splitlines()))
-    assert rows[0] == ["student", "t", "score"]
+    rows = list(csv.reader(raw.decode("utf-8-sig").splitlines()))
+    assert rows[0] == ["student", "t", "score", "max"]
     assert [row[0] for row in rows[1:]] == [
         '\'=HYPERLINK("http://evil.example","y")', "'+1+1", "'-2", "'@SUM(A1)", "kim\\xff", "\\x1b]0;t\\x07z",
         "<b>[conceal]eve[/]</b>",
     ]
-    assert all(row[1:] == ["RE", "0"] for row in rows[1:])
+    assert all(row[1:] == ["RE", "0", "1"] for row in rows[1:])
 
 
 def test_grades_json_is_ascii_and_round_trips_the_names(tmp_path: Path) -> None:
@@ -240,8 +240,9 @@ def test_judge_grade_writes_hostile_student_names_as_text(tmp_path: Path, capsys
     assert judge_main("grade", problems, tmp_path / "class", "--out", out, "-j", "1", "--sandbox", "none",
                       "--quiet") == 0
     capsys.readouterr()
-    rows = list(csv.reader((out / "grades.csv").read_text(encoding="utf-8").splitlines()))
-    assert sorted(rows[1:]) == sorted([["'" + names[0], "WA", "0"], [names[1], "WA", "0"], ["kim\\xff", "WA", "0"]])
+    rows = list(csv.reader((out / "grades.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert sorted(rows[1:]) == sorted([["'" + names[0], "WA", "0", "1"], [names[1], "WA", "0", "1"],
+                                       ["kim\\xff", "WA", "0", "1"]])
     page = (out / "report.html").read_bytes()
     assert CONTROL_BYTES.search(page) is None and b"kim\\xff" in page
     raw = (out / "grades.json").read_bytes()

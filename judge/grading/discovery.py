@@ -54,6 +54,8 @@ class Submission:
     path: Path
     relative: str
     source: SourceFile
+    modified_ns: int = 0
+    """When the file was last written: of two files for one pair, the newer is graded (`_one_per_pair`)."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
             except Refused as refused:
                 unmatched.append(Unmatched(relative, REFUSED + refused.reason))
             else:
-                found.append(Submission(student, problem_id, path, relative, source))
+                found.append(Submission(student, problem_id, path, relative, source, _modified_ns(entry)))
     submissions, duplicates = _one_per_pair(found)
     return ClassFolder(
         layout=chosen,
@@ -186,15 +188,26 @@ def _why_not_gradable(path: Path, problem_id: str, problem_ids: Collection[str])
 
 
 def _one_per_pair(found: list[Submission]) -> tuple[tuple[Submission, ...], list[Unmatched]]:
-    """Keep the first file (natural order) of each (student, problem); list the others as unmatched."""
-    kept: dict[tuple[str, str], Submission] = {}
-    duplicates = []
+    """One file per (student, problem): the most recently modified (a stray older copy is the usual cause; ties go
+    to the first in natural order). Each other file is listed, naming the student, the problem and the file graded."""
+    by_pair: dict[tuple[str, str], list[Submission]] = {}
     for submission in sorted(found, key=lambda item: natural_key(item.relative)):
-        key = (submission.student, submission.problem_id)
-        if key in kept:
-            reason = f"a second file for this pair; graded {kept[key].relative}"
-            duplicates.append(Unmatched(submission.relative, reason))
-        else:
-            kept[key] = submission
-    ordered = sorted(kept.values(), key=lambda item: (natural_key(item.student), natural_key(item.problem_id)))
-    return tuple(ordered), duplicates
+        by_pair.setdefault((submission.student, submission.problem_id), []).append(submission)
+    kept, ambiguous = [], []
+    for (student, problem_id), files in by_pair.items():
+        graded = max(files, key=lambda item: item.modified_ns)  # max keeps the first of equals
+        kept.append(graded)
+        for other in files:
+            if other is not graded:
+                ambiguous.append(Unmatched(other.relative, f"ambiguous: {student} has {len(files)} files for problem "
+                                                           f"{problem_id}; graded {graded.relative}, the most recently "
+                                                           f"modified (remove the others)"))
+    ordered = sorted(kept, key=lambda item: (natural_key(item.student), natural_key(item.problem_id)))
+    return tuple(ordered), ambiguous
+
+
+def _modified_ns(entry: os.DirEntry[str]) -> int:
+    try:
+        return entry.stat(follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return 0

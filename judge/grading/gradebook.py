@@ -71,6 +71,11 @@ class Gradebook:
             return result.tests_passed / result.tests_total
         return 0.0
 
+    @property
+    def max_score(self) -> int:
+        """What a student who solved everything scores: 1 per problem."""
+        return len(self.problems)
+
     def score(self, student: str) -> float:
         return sum(self.pair_score(result) for (name, _), result in self.results.items() if name == student)
 
@@ -88,6 +93,7 @@ class Gradebook:
             "generated_at": self.generated_at,
             "layout": self.layout,
             "scoring": "partial" if self.partial else "accepted",
+            "max_score": self.max_score,
             "problems": [asdict(problem) for problem in self.problems],
             "students": [
                 {

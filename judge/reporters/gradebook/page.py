@@ -75,7 +75,7 @@ def _totals(gradebook: Gradebook) -> str:
 def _matrix(gradebook: Gradebook, anchors: dict[tuple[str, str], str]) -> str:
     head = "".join(f'<th title="{html_text(problem.title)}">{html_text(problem.id)}</th>'
                    for problem in gradebook.problems)
-    rows = [f'<thead><tr><th class="student">student</th>{head}<th>score</th></tr></thead><tbody>']
+    rows = [f'<thead><tr><th class="student">student</th>{head}<th>score / {gradebook.max_score}</th></tr></thead><tbody>']
     for student in gradebook.students:
         cells = []
         for problem in gradebook.problems:
