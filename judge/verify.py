@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems, require_id_is_folder_name
+from judge.batch.problems import load_problems, refuse_duplicate_ids, require_id_is_folder_name
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
@@ -105,6 +105,7 @@ def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]
         problems = [load_problem(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
         for problem in problems:
             require_id_is_folder_name(problem)
+        refuse_duplicate_ids(problems)
         return problems
     return list(load_problems(problems_dir).values())
 

@@ -153,7 +153,7 @@ def test_problems_folder_mistakes_are_usage_errors(tmp_path: Path) -> None:
         load_problems(tmp_path / "empty")
     write_problem(tmp_path / "two" / "a", "same", ADD_TESTS)
     write_problem(tmp_path / "two" / "b", "same", ADD_TESTS)
-    with pytest.raises(SpecError, match="'same' is also the id of"):
+    with pytest.raises(SpecError, match="id: 'same' differs from its folder's name 'a'; set id: \"a\""):
         load_problems(tmp_path / "two")
     single = write_problem(tmp_path / "single", "add", ADD_TESTS)
     assert list(load_problems(single)) == ["add"]
@@ -179,7 +179,7 @@ def test_the_problem_hash_covers_judging_files_only(tmp_path: Path) -> None:
 
 
 def test_a_pack_unpacks_into_the_same_problem(tmp_path: Path) -> None:
-    root = write_problem(tmp_path / "add", "add", ADD_TESTS)
+    root = write_problem(tmp_path / "add", "add", ADD_TESTS, checker="checker.py")
     (root / "checker.py").write_text("def check(*, input, output, answer): ...\n")
     pack = ProblemPack.of(load_problem(root))
 

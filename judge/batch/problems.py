@@ -1,7 +1,8 @@
 """The problem scanner of every batch (`judge verify`, `judge grade`): which problem folders a folder holds.
 
 One rule for both commands: entries in natural order (`2` before `10`), hidden entries skipped, links not
-followed, and two folders with the same problem id refused.
+followed, and each problem's id must be its folder's name (so no two folders share an id, and a copied folder
+that kept the old id is an error, not a problem that silently matches no submission).
 """
 
 from __future__ import annotations
@@ -21,17 +22,23 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
         folders = [problems_dir]
     else:
         folders = [Path(entry.path) for entry in visible_entries(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
-    problems: dict[str, Problem] = {}
-    for folder in folders:
-        problem = load_problem(folder)
-        if len(folders) > 1 or folder != problems_dir:
+    loaded = [load_problem(folder) for folder in folders]
+    if folders != [problems_dir]:  # folders in one folder have distinct names, so the ids are distinct too
+        for problem in loaded:
             require_id_is_folder_name(problem)
-        if problem.id in problems:
-            raise SpecError(f"{folder / SPEC_FILE}: id: {problem.id!r} is also the id of {problems[problem.id].root}")
-        problems[problem.id] = problem
+    problems = {problem.id: problem for problem in loaded}
     if not problems:
         raise JudgeError(f"{problems_dir}: no problems here (folders with a {SPEC_FILE})")
     return problems
+
+
+def refuse_duplicate_ids(problems: list[Problem]) -> None:
+    """A SpecError when two problems given by path share an id: their submissions could not be told apart."""
+    seen: dict[str, Problem] = {}
+    for problem in problems:
+        if problem.id in seen:
+            raise SpecError(f"{problem.root / SPEC_FILE}: id: {problem.id!r} is also the id of {seen[problem.id].root}")
+        seen[problem.id] = problem
 
 
 def require_id_is_folder_name(problem: Problem) -> None:
