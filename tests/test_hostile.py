@@ -123,24 +123,24 @@ HOSTILE = [
     row("thread_bomb.py", "RE TLE", fallback="RE TLE"),
     row("daemon.py", "AC", fallback="AC"),
     row("nproc_probe.c", "WA", fallback="WA", memory_limit=512,
-        message={mode: r"got forked=([0-9]|[1-5][0-9]|6[0-3])$" for mode in MODES},
+        message={mode: r"got 'forked=([0-9]|[1-5][0-9]|6[0-3])'$" for mode in MODES},
         xfail={mode: NPROC_IGNORED_FOR_ROOT for mode in ("bwrap-nocgroup", "none-nocgroup") if os.geteuid() == 0}),
     # Reading what is not the submission's
-    row("read_answer_abs.py", "WA", "AC", leaks=True, message={"bwrap": r"got unreadable:2$"}),
-    row("read_answer_rel.py", "WA", "AC", leaks=True, message={"bwrap": r"got unreadable$"}),
+    row("read_answer_abs.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'unreadable:2'$"}),
+    row("read_answer_rel.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'unreadable'$"}),
     row("list_dirs.py", "WA", leaks=True,
-        message={"bwrap": r"got problem=0,home=0,work=0,hosttmp=0,", "none": r"got problem=1,home=1,"}),
-    row("read_environ.py", "WA", "AC", leaks=True, message={"bwrap": r"got nothing-in-"}),
-    row("read_cmdline.py", "WA", "AC", leaks=True, message={"bwrap": r"got nothing-in-"}),
-    row("net_connect.py", "WA", "AC", leaks=True, message={"bwrap": r"got unreachable:"}),
+        message={"bwrap": r"got 'problem=0,home=0,work=0,hosttmp=0,", "none": r"got 'problem=1,home=1,"}),
+    row("read_environ.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'nothing-in-"}),
+    row("read_cmdline.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'nothing-in-"}),
+    row("net_connect.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'unreachable:"}),
     # Writing where it should not
     row("write_outside.py", "AC", leaks=True),
     row("stdin_reopen.py", "AC"),
     row("fill_tmp.py", "AC MLE", skip_unconfined="would fill the real disk: runs only where /tmp is a 64 MiB tmpfs"),
     row("fill_box_root.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=256,
-        message={mode: r"got wrote=([0-9]|[1-5][0-9]|6[0-4])$" for mode in ("bwrap", "bwrap-nocgroup")}),
+        message={mode: r"got 'wrote=([0-9]|[1-5][0-9]|6[0-4])'$" for mode in ("bwrap", "bwrap-nocgroup")}),
     row("nested_userns.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=512,
-        message={"bwrap": r"got userns=0,", "bwrap-nocgroup": r"got userns=0,"}),
+        message={"bwrap": r"got 'userns=0,", "bwrap-nocgroup": r"got 'userns=0,"}),
     # Signals
     row("kill_parent.py", "AC", skip_unconfined=IN_BOX_ONLY),
     row("kill_all.py", "AC", skip_unconfined=IN_BOX_ONLY),
@@ -380,7 +380,7 @@ def judge_cli(world: World, source: Path, mode: str, *extra: str, user: nonroot.
     """Run `judge run` as its own process, as a person would; returns it and its wall time. With `user` the
     judge runs as that user in `delegation`'s control groups, its temporary files in the world's tmp."""
     sandbox = mode.split("-")[0]
-    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, "--json", *extra]
+    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, "--json", "--feedback", "full", *extra]
     if user is not None:
         assert delegation is not None, "a judge that is not root gets control groups only by delegation"
         command = user.judge(arguments, delegation.join)

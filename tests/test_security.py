@@ -57,7 +57,7 @@ KEYRINGS = """
 
 def judge_run(problem: Path, source: Path, *flags: str) -> dict:
     done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(source), "--format", "json",
-                           *flags], capture_output=True, text=True, cwd=REPO, timeout=300)
+                           "--feedback", "full", *flags], capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 
@@ -130,7 +130,7 @@ def test_a_problems_checker_runs_in_its_own_process_and_box(tmp_path: Path, sand
     source = program(tmp_path, "add.py", "a, b = map(int, input().split())\nprint(a + b)\n")
     env = {**os.environ, "JUDGE_SECURITY_SECRET": "s3cret"}
     done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(source), "--format", "json",
-                           "--sandbox", sandbox], capture_output=True, text=True, cwd=REPO, timeout=300, env=env)
+                           "--feedback", "full", "--sandbox", sandbox], capture_output=True, text=True, cwd=REPO, timeout=300, env=env)
     result = json.loads(done.stdout)
     assert first_output(result) == "no-secret"  # a short fixed environment, never the judge's
     assert marker.exists() is (sandbox == "none")
