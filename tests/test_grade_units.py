@@ -305,12 +305,15 @@ def test_the_report_is_self_contained_and_escapes_what_students_wrote(tmp_path: 
 
 def test_plots_are_well_formed_svg_with_a_tooltip_per_mark() -> None:
     bars = verdict_bars([("add", Counter({Verdict.AC: 3, Verdict.WA: 1})), ("mul", Counter())])
-    strip = cpu_strip([("add", 1.0, [TimePoint("kim", 0.5, Verdict.AC), TimePoint("<lee>", 1.4, Verdict.TLE)]),
+    strip = cpu_strip([("add", 1.0, [TimePoint("kim", 0.5, Verdict.AC, "C++17", 1.0),
+                                     TimePoint("<lee>", 5.4, Verdict.TLE, "Python 3", 5.0)]),
                        ("mul", 2.0, [])])
     for svg in (bars, strip):
         ElementTree.fromstring(svg)
     assert "add: AC × 3" in bars and "add: WA × 1" in bars
-    assert "&lt;lee&gt;: 1.400 s (TLE)" in strip and "median 0.950 s" in strip
+    assert "&lt;lee&gt;: 5.400 s (TLE)" in strip and "median 2.950 s" in strip
+    assert "add: time limit 5 s for Python 3" in strip and "add: time limit 1 s for C++17" in strip
+    assert "mul: time limit 2 s (before the language allowance)" in strip
 
 
 @pytest.mark.parametrize(("maximum", "ticks"), [

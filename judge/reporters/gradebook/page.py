@@ -102,7 +102,8 @@ def _time_points(gradebook: Gradebook, problem_id: str) -> list[TimePoint]:
     for (student, pid), result in gradebook.results.items():
         if pid == problem_id and result.result is not None and result.result.cases:
             report = result.result
-            points.append(TimePoint(student, report.slowest_cpu_seconds, result.verdict))
+            points.append(TimePoint(student, report.slowest_cpu_seconds, result.verdict, report.language,
+                                    report.limits.time_seconds))
     return points
 
 

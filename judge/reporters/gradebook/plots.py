@@ -29,6 +29,9 @@ class TimePoint:
     student: str
     seconds: float
     verdict: Verdict
+    language: str
+    limit: float
+    """The time limit this submission had: the problem's, with its language's allowance."""
 
 
 def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
@@ -62,8 +65,10 @@ def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
 
 
 def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
-    """One strip per problem: a dot per submission at its CPU time, the median, and the problem's time limit."""
-    largest = max([limit for _, limit, _ in rows] + [point.seconds for _, _, points in rows for point in points])
+    """One strip per problem: a dot per submission at its CPU time, the median, and a limit line per language
+    present (a Python AC at 15 s must not look over the base 10 s line); the base limit when nobody ran."""
+    largest = max([limit for _, limit, points in rows for limit in _limits(limit, points).values()]
+                  + [point.seconds for _, _, points in rows for point in points])
     ticks = _ticks(largest * 1.08)
     top_value = ticks[-1]
     plot_width = WIDTH - LABEL_WIDTH - 30
@@ -83,11 +88,12 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
     for index, (label, limit, points) in enumerate(rows):
         middle = index * ROW_HEIGHT + ROW_HEIGHT / 2 + 4
         parts.append(_label(label, middle + 4))
-        parts.append(
-            f'<line x1="{x_of(limit):.1f}" y1="{middle - 12}" x2="{x_of(limit):.1f}" y2="{middle + 12}" '
-            f'stroke="#d64545" stroke-width="2" stroke-dasharray="4 3"><title>{html_text(label)}: time limit '
-            f"{limit:g} s (before the language allowance)</title></line>"
-        )
+        for language, shown_limit in _limits(limit, points).items():
+            parts.append(
+                f'<line x1="{x_of(shown_limit):.1f}" y1="{middle - 12}" x2="{x_of(shown_limit):.1f}" '
+                f'y2="{middle + 12}" stroke="#d64545" stroke-width="2" stroke-dasharray="4 3"><title>'
+                f"{html_text(label)}: time limit {shown_limit:g} s {html_text(language)}</title></line>"
+            )
         for order, point in enumerate(points):
             jitter = (order * 7919 % 17 - 8) * 1.1  # deterministic spread, so identical times stay visible
             parts.append(
@@ -105,6 +111,13 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
     parts.append(_legend(present, axis_y + 50))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _limits(base: float, points: Sequence[TimePoint]) -> dict[str, float]:
+    """The limit lines of one strip, by what their tooltip says: one per language among `points`."""
+    if not points:
+        return {"(before the language allowance)": base}
+    return {f"for {point.language}": point.limit for point in sorted(points, key=lambda point: point.language)}
 
 
 def _open_svg(height: int, title: str) -> str:
