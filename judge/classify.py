@@ -13,6 +13,8 @@ from judge.execute import Limits
 from judge.verdicts import Verdict
 
 STDERR_LINES_SHOWN = 5
+FRAME_STARTS = ('File "', "at ")
+"""How a stack frame's first line starts in Python's and Java's tracebacks."""
 
 
 @dataclass(frozen=True)
@@ -76,5 +78,8 @@ def _stderr(stats: RunStats) -> str:
     headline = next((index for index in reversed(range(len(lines))) if not lines[index][0].isspace()),
                     len(lines) - 1)
     start = max(0, len(lines) - STDERR_LINES_SHOWN)
+    # Start the tail at a frame (`File "..."`, `at ...`), not mid-frame on a source line or its carets.
+    start = next((index for index in range(start, len(lines)) if lines[index].lstrip().startswith(FRAME_STARTS)),
+                 start)
     tail = [line for index, line in enumerate(lines[start:], start) if index != headline]
     return ": " + "\n".join([lines[headline].strip(), *tail])

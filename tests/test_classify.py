@@ -115,7 +115,7 @@ JAVA_TRACE = """Exception in thread "main" java.lang.ArrayIndexOutOfBoundsExcept
 HEADLINES = [
     # (id, stderr, the message's first line, the lines that follow it)
     ("python: the exception comes first", PYTHON_TRACEBACK, "exit code 1: NameError: name 'exit' is not defined",
-     ["    main()", "  File \"/box/main.py\", line 2, in main", "    exit(0)", "    ^^^^"]),
+     ["  File \"/box/main.py\", line 2, in main", "    exit(0)", "    ^^^^"]),  # from a frame, not mid-frame
     ("java: the exception line, then the frames", JAVA_TRACE,
      'exit code 1: Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 5 out of bounds '
      "for length 5", ["\tat Main.solve(Main.java:9)", "\tat Main.main(Main.java:4)"]),
