@@ -11,12 +11,15 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from judge import execute
 from judge.checkers import Checker, open_checker
-from judge.classify import classify
+from judge.classify import Classification, classify
 from judge.errors import SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
@@ -29,6 +32,7 @@ from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
@@ -78,18 +82,37 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions,
                      listener: CaseListener | None = None) -> SubmissionResult:
     """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`); `listener` hears
     of the header before compiling and of each test as it finishes, so a view need not wait for the last one."""
-    if not os.path.lexists(source):
-        raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
-    text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
-    language = detect_language(source, options.language)
-    toolchain = resolve_toolchain(language)
-    sandbox = choose_sandbox(options.sandbox)
-    limits = effective_limits(problem.spec, language)
+    listener = listener or _Silent()
     try:
-        result = _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits, listener or _Silent())
+        with _session(problem, source, options) as (setup, header):
+            result = _judge_tests(setup, header, options, listener)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
-    return dataclasses.replace(result, hints=hints_for(result, language))
+    return dataclasses.replace(result, hints=hints_for(result, setup.toolchain.language))
+
+
+@dataclass(frozen=True)
+class ReferenceRun:
+    """One test's run of a reference solution: how it ended (None: cleanly) and what it printed."""
+
+    test: TestCase
+    failure: Classification | None
+    output: bytes
+
+
+def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Iterator[ReferenceRun]:
+    """Run `source` on every input of `problem` exactly as a submission runs (same limits, sandbox and engine),
+    without checking: the outputs become the answers (`judge answers`). A compile error is a SubmissionError."""
+    try:
+        with _session(problem, source, options) as (setup, _):
+            compiled = _compile(setup)
+            if not compiled.ok:
+                raise SubmissionError(f"{source}: does not compile: {' '.join(compiled.message.split())[:300]}")
+            for test in problem.tests:
+                failure, output = _execute(setup, test)[1:]
+                yield ReferenceRun(test, failure, output.read_bytes() if failure is None else b"")
+    except JUDGE_FAILURES as error:
+        raise as_failure(error) from None
 
 
 class _Silent:
@@ -105,9 +128,17 @@ class _Silent:
         pass
 
 
-def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
-                      sandbox: Sandbox, limits: Limits, listener: CaseListener) -> SubmissionResult:
-    language = toolchain.language
+@contextmanager
+def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tuple[_Setup, SubmissionHeader]]:
+    """Everything a submission's runs share, ready in a scratch folder removed afterwards."""
+    if not os.path.lexists(source):
+        raise SubmissionError(f"{source}: no such file; give the path of a submission's source file"
+                              f"{nearby_path(source)}")
+    text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
+    language = detect_language(source, options.language)
+    toolchain = resolve_toolchain(language)
+    sandbox = choose_sandbox(options.sandbox)
+    limits = effective_limits(problem.spec, language)
     with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
         program_dir.mkdir()
@@ -120,17 +151,22 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
                 limits_note=limits_note(problem.spec, language), tests=tuple(test.name for test in problem.tests),
             )
-            listener.started(header)
-            compiled = _compile(setup)
-            if not compiled.ok:
-                return header.result(Verdict.CE, compile_message=compiled.message)
-            listener.compiled(compiled.message)
-            cases: list[CaseResult] = []
-            for test in problem.tests:
-                cases.append(_judge_case(setup, test))
-                listener.judged(cases[-1])
-                if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-                    break
+            yield setup, header
+
+
+def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
+                 listener: CaseListener) -> SubmissionResult:
+    listener.started(header)
+    compiled = _compile(setup)
+    if not compiled.ok:
+        return header.result(Verdict.CE, compile_message=compiled.message)
+    listener.compiled(compiled.message)
+    cases: list[CaseResult] = []
+    for test in setup.problem.tests:
+        cases.append(_judge_case(setup, test))
+        listener.judged(cases[-1])
+        if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+            break
     return header.result(overall_verdict(cases), cases, compiled.message)
 
 
@@ -214,6 +250,19 @@ def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
 
 
 def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
+    measured, failure, output_path = _execute(setup, test)
+    if failure is not None:
+        return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
+    output = output_path.read_bytes()
+    answer = test.answer_path.read_bytes()
+    checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
+    diff = _diff(answer, output) if checked.verdict in (Verdict.WA, Verdict.PE) and _diffable(test, answer, output) else ""
+    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+
+
+def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
+    """Run the program on one test: what was measured, the verdict it earned before any checker (None when it
+    exited cleanly), and the file holding its stdout."""
     language = setup.toolchain.language
     argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
     spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
@@ -222,14 +271,7 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
         peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
     )
-    failure = classify(stats, setup.limits, language.memory_errors)
-    if failure is not None:
-        return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
-    output = spec.stdout_path.read_bytes()
-    answer = test.answer_path.read_bytes()
-    checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
-    diff = _diff(answer, output) if checked.verdict in (Verdict.WA, Verdict.PE) and _diffable(test, answer, output) else ""
-    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+    return measured, classify(stats, setup.limits, language.memory_errors), spec.stdout_path
 
 
 def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:

@@ -111,8 +111,9 @@ def natural_key(name: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def load_problem(root: Path | str) -> Problem:
-    """Read and validate a problem folder; raises SpecError naming the file and the fix."""
+def load_problem(root: Path | str, *, require_answers: bool = True) -> Problem:
+    """Read and validate a problem folder; raises SpecError naming the file and the fix. Without
+    `require_answers`, an input may lack its .ans (`judge answers` is about to write it)."""
     root = Path(root)
     spec_path = root / SPEC_FILE
     if not root.is_dir():
@@ -129,7 +130,7 @@ def load_problem(root: Path | str) -> Problem:
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
         _require_regular(root / spec.validator)
     _refuse_unnamed_code(root, spec)
-    return Problem(root=root, spec=spec, tests=_load_tests(root))
+    return Problem(root=root, spec=spec, tests=_load_tests(root, require_answers))
 
 
 def _refuse_unnamed_code(root: Path, spec: ProblemSpec) -> None:
@@ -219,7 +220,7 @@ def first_error(error: ValidationError) -> str:
     return f"{key}: {message}, got {first.get('input')!r}"
 
 
-def _load_tests(root: Path) -> tuple[TestCase, ...]:
+def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     tests_dir = root / "tests"
     if tests_dir.is_symlink():
         raise SpecError(f"{tests_dir}: is a symbolic link; put the test cases in a folder inside the problem folder")
@@ -232,10 +233,12 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
     cases = []
     for input_path in inputs:
         answer_path = input_path.with_suffix(".ans")
-        if not os.path.lexists(answer_path):
-            raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer)")
         _require_regular(input_path)
-        _require_regular(answer_path)
+        if os.path.lexists(answer_path):
+            _require_regular(answer_path)
+        elif require_answers:
+            raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
+                            f"judge answers {root} writes them from a reference solution)")
         cases.append(TestCase(name=input_path.stem, input_path=input_path, answer_path=answer_path))
     orphans = sorted(path.name for path in tests_dir.glob("*.ans") if not path.with_suffix(".in").is_file())
     if orphans:

@@ -9,7 +9,7 @@ called once per test case, after the submission exited cleanly:
 
 It receives raw bytes (a submission may print anything) and must turn any output, however broken (invalid
 UTF-8, NUL bytes, a 10 MB line, nothing at all), into WA or PE with a short message that helps the student:
-"line 3: expected 92, got 91". An exception escaping a checker is a judge error (JE), not the student's fault.
+"line 3: expected '92', got '91'". An exception escaping a checker is a judge error (JE), not the student's fault.
 """
 
 from __future__ import annotations

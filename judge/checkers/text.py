@@ -55,7 +55,8 @@ def common_prefix_length(a: Sequence[T], b: Sequence[T]) -> int:
 def show(token: bytes, width: int = 40) -> str:
     """`token` as a message should show it, quoted (`got 'N?'` must not read as a question); cut before decoding so
     a 10 MB token costs nothing."""
-    return f"'{shorten(token[: 4 * width + 4], width)}'"
+    text = token[: 4 * width + 4].decode("utf-8", errors="replace")
+    return f"'{shorten(text, width)}'" if text and text.isprintable() else shorten(text, width)  # else repr'd
 
 
 def show_raw(text: bytes, width: int = 40) -> str:

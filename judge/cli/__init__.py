@@ -1,4 +1,4 @@
-"""The command line: `judge run`, `judge verify`, `judge grade`, `judge doctor`, one module each.
+"""The command line: `judge run`, `judge verify`, `judge grade`, `judge doctor`, `judge answers`, one module each.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from judge import __version__
+from judge.cli.answers import answers_command
 from judge.cli.doctor import doctor_command
 from judge.cli.exit_codes import ExitCode
 from judge.cli.grade import grade_command
@@ -25,6 +26,7 @@ COMMANDS: dict[str, click.Command] = {
     "verify": verify_command,
     "grade": grade_command,
     "doctor": doctor_command,
+    "answers": answers_command,
 }
 
 

@@ -1,0 +1,3 @@
+# concatenates the digits instead of adding them
+a, b = input().split()
+print(a + b)

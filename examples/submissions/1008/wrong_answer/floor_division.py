@@ -1,0 +1,3 @@
+# integer division
+a, b = map(int, input().split())
+print(a // b)
