@@ -110,7 +110,7 @@ def test_two_files_for_one_problem_are_reported_per_student(tmp_path: Path) -> N
 def test_conflicting_sandbox_flags_are_a_usage_error(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "add", TESTS, id="add")
     done = judge("run", problem, source(tmp_path), "--sandbox", "none", "--require-sandbox")
-    one_line_error(done, "--require-sandbox cannot go with --sandbox none")
+    one_line_error(done, "--require-sandbox (run only in bwrap) cannot go with --sandbox none")
 
 
 # --- what the student reads -------------------------------------------------------------------------------------

@@ -519,7 +519,7 @@ def _echo_problem(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.mark.parametrize("flags", [["--require-sandbox"], ["--sandbox", "bwrap"],
                                    ["--sandbox", "none", "--require-sandbox"]],
-                         ids=["require-sandbox", "sandbox-bwrap", "require-beats-none"])
+                         ids=["require-sandbox", "sandbox-bwrap", "require-and-none-conflict"])
 def test_required_sandbox_missing_exits_2(tmp_path: Path, flags: list[str]) -> None:
     problem, source = _echo_problem(tmp_path)
     env = {**os.environ, "PATH": _path_without_bwrap(tmp_path)}

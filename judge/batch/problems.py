@@ -12,12 +12,14 @@ from pathlib import Path
 
 from judge.errors import JudgeError, SpecError
 from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
+from judge.suggest import nearby_path
 
 
 def load_problems(problems_dir: Path) -> dict[str, Problem]:
     """Every problem under `problems_dir` (or `problems_dir` itself if it is one), keyed by id, in natural order."""
     if not problems_dir.is_dir():
-        raise JudgeError(f"{problems_dir}: no such folder; give the folder holding the problem folders")
+        raise JudgeError(f"{problems_dir}: no such folder{nearby_path(problems_dir)}; give the folder holding the "
+                         "problem folders")
     if (problems_dir / SPEC_FILE).is_file():
         folders = [problems_dir]
     else:

@@ -32,7 +32,7 @@ def source_limit_option(function: Command) -> Command:
 def sandbox_choice(sandbox: SandboxChoice, require_sandbox: bool) -> SandboxChoice:
     """The sandbox asked for; `--require-sandbox` with `--sandbox none` contradicts itself (exit 2), not a pick."""
     if require_sandbox and sandbox == "none":
-        raise click.UsageError("--require-sandbox cannot go with --sandbox none; give one of them")
+        raise click.UsageError("--require-sandbox (run only in bwrap) cannot go with --sandbox none; give one of them")
     return "bwrap" if require_sandbox else sandbox
 
 

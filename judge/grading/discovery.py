@@ -38,6 +38,7 @@ from judge.intake import Refused, kind_refusal
 from judge.languages import detect_language
 from judge.options import RunOptions
 from judge.problem import Problem, natural_key
+from judge.suggest import nearby_path
 
 Layout = Literal["by-student", "by-problem"]
 LayoutChoice = Literal["auto", "by-student", "by-problem"]
@@ -88,7 +89,8 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
     `limits` maps each problem id to the largest source read for it, in bytes (see `source_limits`).
     """
     if not class_dir.is_dir():
-        raise JudgeError(f"{class_dir}: no such folder; give the folder holding the students' submissions")
+        raise JudgeError(f"{class_dir}: no such folder{nearby_path(class_dir)}; give the folder holding the students' "
+                         "submissions")
     chosen: Layout = detect_layout(class_dir, limits.keys()) if layout == "auto" else layout
     students: set[str] = set()
     found: list[Submission] = []
