@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import re
 import select
@@ -44,11 +45,12 @@ else:
 class Terminal:
     """`judge run ...` with a pseudo-terminal as its stdin, stdout and stderr."""
 
-    def __init__(self, *args: str | Path) -> None:
+    def __init__(self, *args: str | Path, stdout: int | None = None) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
         self.process = subprocess.Popen([sys.executable, "-m", "judge", "run", *map(str, args)], stdin=slave,
-                                        stdout=slave, stderr=slave, start_new_session=True)
+                                        stdout=slave if stdout is None else stdout, stderr=slave,
+                                        start_new_session=True)
         os.close(slave)
         self.raw = b""
         self.text = ""
@@ -143,3 +145,14 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_json_stays_one_document_on_stdout_while_the_rows_go_to_the_terminal(tmp_path: Path) -> None:
+    problem = write_problem(tmp_path / "problem", {"sample1": ("1 2\n", "3\n"), "2": ("40 2\n", "42\n")})
+    source = tmp_path / "add.py"
+    source.write_text("a, b = map(int, input().split())\nprint(a + b)\n", encoding="utf-8")
+    terminal = Terminal(problem, source, "--sandbox", "none", "--format", "json", stdout=subprocess.PIPE)
+    document = terminal.process.stdout.read()
+    assert terminal.finish() == 0, terminal.text
+    assert [case["verdict"] for case in json.loads(document)["cases"]] == ["AC", "AC"]
+    assert "sample1  AC" in terminal.text and "result: AC" in terminal.text
