@@ -45,12 +45,16 @@ def run_command(problem: Path, source: Path, lang: str | None, report_format: st
                          source_limit_kib=source_limit)
     view_stream = sys.stdout if chosen == "text" else sys.stderr
     view = TextView(view_stream, feedback=feedback, live=view_stream.isatty())
+    shown_live = chosen == "text" or view_stream.isatty()
     try:
-        result = judge_submission(loaded, source, options, view if chosen == "text" or view_stream.isatty() else None)
+        result = judge_submission(loaded, source, options, view if shown_live else None)
     except KeyboardInterrupt:  # the runner has killed the running test's processes on its way out
-        view.interrupted()
+        if shown_live:
+            view.interrupted()
+        else:
+            click.echo(f"judge: interrupted; no {chosen} document (it is printed when the judging ends)", err=True)
         return ExitCode.INTERRUPTED
-    if chosen == "text" or view_stream.isatty():
+    if shown_live:
         view.finish(result)
     if chosen != "text":
         REPORTERS[chosen](shown(result, feedback), sys.stdout)
