@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +50,7 @@ class _Setup:
     checker: Checker
     scratch: Path
     source_label: str
+    source_path: str
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
         """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
@@ -74,6 +77,54 @@ class _Setup:
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
     """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
+    with open_judging(problem, source, options) as judging:
+        if not judging.compiled.ok:
+            return judging.result(Verdict.CE)
+        cases = []
+        for test in problem.tests:
+            cases.append(judging.case(test))
+            if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+                break
+    verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
+    return judging.result(verdict, tuple(cases))
+
+
+@dataclass(frozen=True)
+class Judging:
+    """A submission compiled once, with its checker open: judge any number of test cases against it.
+
+    `judge run` feeds it the problem's tests; `judge stress` feeds it generated inputs, so both get the same
+    limits, sandbox, classification and checker.
+    """
+
+    setup: _Setup
+    compiled: _Compiled
+
+    def case(self, test: TestCase) -> CaseResult:
+        """One test judged, with the boundary: a failure of the judge around it is this case's JE."""
+        return _judge_case(self.setup, test)
+
+    def output(self, test_input: Path) -> tuple[CaseResult, bytes]:
+        """Run on `test_input` without checking (for a reference answer): the run's verdict (AC when it ended
+        within the limits) and what it printed."""
+        return _run_unchecked(self.setup, test_input)
+
+    def result(self, verdict: Verdict, cases: tuple[CaseResult, ...] = ()) -> SubmissionResult:
+        setup = self.setup
+        return SubmissionResult(
+            problem_id=setup.problem.id, submission=setup.source_path, language=setup.toolchain.language.display,
+            limits=setup.limits, isolation=setup.sandbox.name, memory_enforcement=execute.memory_enforcement(),
+            verdict=verdict, cases=cases, compile_message=self.compiled.message,
+        )
+
+
+@contextmanager
+def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterator[Judging]:
+    """Read and compile `source` once and open the problem's checker, for the duration of the block.
+
+    Bad input (no such file, unknown language, missing toolchain) is a `JudgeError`; a failure of the judge
+    before any test is one `JudgeFailure`.
+    """
     if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
     text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
@@ -82,35 +133,17 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     sandbox = choose_sandbox(options.sandbox)
     limits = effective_limits(problem.spec, language)
     try:
-        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits)
+        with scratch_folder("judge-") as scratch:
+            program_dir = scratch / "program"
+            program_dir.mkdir()
+            (program_dir / language.source_name).write_bytes(_program_text(text))
+            with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
+                mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
+                setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name,
+                               str(source))
+                yield Judging(setup, _compile(setup))
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
-
-
-def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
-                      sandbox: Sandbox, limits: Limits) -> SubmissionResult:
-    language = toolchain.language
-    with scratch_folder("judge-") as scratch:
-        program_dir = scratch / "program"
-        program_dir.mkdir()
-        (program_dir / language.source_name).write_bytes(_program_text(text))
-        with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
-            mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
-            base = dict(
-                problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
-                isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
-            )
-            compiled = _compile(setup)
-            if not compiled.ok:
-                return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
-            cases = []
-            for test in problem.tests:
-                cases.append(_judge_case(setup, test))
-                if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-                    break
-    verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
-    return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
@@ -172,22 +205,31 @@ def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
 
 
 def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
-    language = setup.toolchain.language
-    argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
-    spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
-    stats = execute.run(spec, setup.limits)
-    measured = dict(
-        name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
-        peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
-    )
-    failure = classify(stats, setup.limits, language.memory_errors)
-    if failure is not None:
-        return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
-    output = spec.stdout_path.read_bytes()
+    ran, output = _run_unchecked(setup, test.input_path, test.name, test.is_sample)
+    if ran.verdict is not Verdict.AC:
+        return ran
     answer = test.answer_path.read_bytes()
     checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
-    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+    return dataclasses.replace(ran, verdict=checked.verdict, message=checked.message, diff=diff)
+
+
+def _run_unchecked(setup: _Setup, test_input: Path, name: str = "run", is_sample: bool = False,
+                   ) -> tuple[CaseResult, bytes]:
+    """Run the program on `test_input` under the limits: its verdict if a limit or the exit status decided one
+    (else AC, still to be checked) and its output."""
+    language = setup.toolchain.language
+    argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
+    spec = setup.run_spec(argv, test_input, "run", setup.mounts)
+    stats = execute.run(spec, setup.limits)
+    measured = dict(
+        name=name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
+        peak_mib=round(stats.peak_mib, 1), is_sample=is_sample,
+    )
+    failure = classify(stats, setup.limits, language.memory_errors)
+    if failure is not None:
+        return CaseResult(**measured, verdict=failure.verdict, message=failure.message), b""
+    return CaseResult(**measured, verdict=Verdict.AC), spec.stdout_path.read_bytes()
 
 
 def _diff(answer: bytes, output: bytes) -> str:
