@@ -102,12 +102,20 @@ class Judging:
 
     def case(self, test: TestCase) -> CaseResult:
         """One test judged, with the boundary: a failure of the judge around it is this case's JE."""
+        return _judge_case(self.setup, test)[0]
+
+    def case_and_output(self, test: TestCase) -> tuple[CaseResult, bytes]:
+        """`case`, with what the program printed (empty when a limit or the exit status decided the verdict)."""
         return _judge_case(self.setup, test)
 
     def output(self, test_input: Path) -> tuple[CaseResult, bytes]:
         """Run on `test_input` without checking (for a reference answer): the run's verdict (AC when it ended
         within the limits) and what it printed."""
         return _run_unchecked(self.setup, test_input)
+
+    @property
+    def sandbox(self) -> Sandbox:
+        return self.setup.sandbox
 
     def result(self, verdict: Verdict, cases: tuple[CaseResult, ...] = ()) -> SubmissionResult:
         setup = self.setup
@@ -195,23 +203,23 @@ def _compile(setup: _Setup) -> _Compiled:
     return _Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
 
 
-def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
+def _judge_case(setup: _Setup, test: TestCase) -> tuple[CaseResult, bytes]:
     """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
     try:
         return _run_case(setup, test)
     except JUDGE_FAILURES as error:
         return CaseResult(name=test.name, verdict=Verdict.JE, cpu_seconds=0.0, wall_seconds=0.0, peak_mib=0.0,
-                          message=reason(error), is_sample=test.is_sample)
+                          message=reason(error), is_sample=test.is_sample), b""
 
 
-def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
+def _run_case(setup: _Setup, test: TestCase) -> tuple[CaseResult, bytes]:
     ran, output = _run_unchecked(setup, test.input_path, test.name, test.is_sample)
     if ran.verdict is not Verdict.AC:
-        return ran
+        return ran, output
     answer = test.answer_path.read_bytes()
     checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
-    return dataclasses.replace(ran, verdict=checked.verdict, message=checked.message, diff=diff)
+    return dataclasses.replace(ran, verdict=checked.verdict, message=checked.message, diff=diff), output
 
 
 def _run_unchecked(setup: _Setup, test_input: Path, name: str = "run", is_sample: bool = False,
