@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up judge on Debian/Ubuntu: system packages (sandbox, toolchains), then a virtualenv in .venv.
-# Usage: bash scripts/setup.sh [--test]   (--test also installs pytest, hypothesis, Dask and Chromium)
+# Usage: bash scripts/setup.sh [--test]   (--test also installs pytest, Dask and Chromium)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -35,8 +35,8 @@ MAX_SEED = 2**32 - 1
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
               help="Repeat a run exactly (default: a new random seed, printed).")
 @click.option("--database", type=click.Path(path_type=Path), default=None,
-              help="Keep Hypothesis's failing examples in this folder and try them first next time "
-                   "(default: nothing is kept).")
+              help="Keep Hypothesis's failing examples in this folder and try them first next time, instead of "
+                   "a seed (default: nothing is kept).")
 @click.option("--lang", metavar="KEY", help="The submission's language key, instead of guessing from the extension.")
 @format_options(REPORTERS)
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
@@ -48,7 +48,10 @@ def stress_command(problem: Path, source: Path, reference: Path | None, submissi
                    source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Run SOURCE on generated inputs of PROBLEM until one is not accepted, then shrink that input."""
     shown = chosen_format(report_format, as_json)
-    chosen_seed = seed if seed is not None else random.SystemRandom().randint(0, MAX_SEED)
+    if seed is not None and database is not None:
+        raise click.UsageError("--seed and --database: choose one; Hypothesis ignores its database in a seeded run")
+    chosen_seed = None if database is not None else seed if seed is not None else random.SystemRandom().randint(
+        0, MAX_SEED)
     request = StressRequest(
         problem=load_problem(problem), source=source, reference=reference, submissions_dir=submissions_dir,
         budget_seconds=budget_seconds, max_examples=max_examples, seed=chosen_seed,
@@ -57,7 +60,8 @@ def stress_command(problem: Path, source: Path, reference: Path | None, submissi
         database=database,
     )
     if not quiet:
-        click.echo(f"judge stress: seed {chosen_seed}", err=True)
+        click.echo(f"judge stress: seed {chosen_seed}" if chosen_seed is not None else
+                   f"judge stress: examples kept in {database}", err=True)
     result = stress(request, _progress(quiet))
     if not quiet and sys.stderr.isatty():
         click.echo("", err=True)

@@ -3,9 +3,11 @@ shrinks it while the verdict stays the same: the first failing verdict is the ta
 verdict counts as passing while shrinking. Without one, `generator.py` is run seed after seed, with no shrinking.
 
 A run is repeatable: the seed picks every draw (Hypothesis's `seed`, or the generator's seeds), and each distinct
-input is judged once, so a replay sees the same verdict. The budget stops the search: past it, inputs not judged
+input is judged once, so a replay sees the same verdict. Hypothesis ignores its example database in a seeded run,
+so `--database` runs unseeded instead: there the saved examples are what repeats. The budget stops the search: past it, inputs not judged
 yet count as passing, so Hypothesis winds down (a shrink in progress keeps the smallest failure found so far).
-No example database is written unless one is asked for.
+No example database is written unless one is asked for, and Hypothesis's other files (its cache of the
+constants in the source) go to the run's temporary folder, never to `.hypothesis/` in the user's folder.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import hypothesis
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -42,7 +45,7 @@ class StressRequest:
     submissions_dir: Path
     budget_seconds: float
     max_examples: int
-    seed: int
+    seed: int | None
     options: RunOptions
     database: Path | None = None
 
@@ -56,7 +59,7 @@ class StressReport:
     reference: str
     inputs_from: str
     shrinks: bool
-    seed: int
+    seed: int | None
     judged: int
     seconds: float
     budget_spent: bool
@@ -145,12 +148,15 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
         else (Phase.generate, Phase.shrink),
         suppress_health_check=(HealthCheck.too_slow, HealthCheck.data_too_large),
     )(test)
-    test = hypothesis.seed(request.seed)(test)
+    if request.seed is not None:
+        test = hypothesis.seed(request.seed)(test)
+    set_hypothesis_home_dir(bench.scratch / "hypothesis")  # Hypothesis keeps this one setting process-wide
     try:
         test()
     except _Failing as failing:
         return failing.trial
     finally:
+        set_hypothesis_home_dir(None)
         if stopped:
             raise stopped[0]
     return None
@@ -158,7 +164,8 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
 
 def _generator_search(source: GeneratorInputs, bench: Bench, request: StressRequest, clock: _Clock,
                       progress: Progress) -> Trial | None:
-    for seed in range(request.seed, request.seed + request.max_examples):
+    first = request.seed or 0
+    for seed in range(first, first + request.max_examples):
         if clock.spent():
             return None
         data = run_generator(bench.box, source.path, seed, bench.scratch)

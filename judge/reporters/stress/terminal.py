@@ -20,7 +20,7 @@ def report(result: StressReport, stream: TextIO) -> None:
 def _lines(result: StressReport) -> list[str]:
     how = "Hypothesis, shrunk" if result.shrinks else "random seeds, not shrunk (the problem has no strategy.py)"
     lines = [f"{result.problem_id} · {result.submission} · reference {result.reference}",
-             f"inputs: {result.inputs_from} ({how}) · seed {result.seed}"]
+             f"inputs: {result.inputs_from} ({how}) · " + _repeat(result)]
     failure = result.failure
     if failure is None:
         stop = "budget spent" if result.budget_spent else "examples done"
@@ -33,8 +33,12 @@ def _lines(result: StressReport) -> list[str]:
         lines += ["expected output (the reference's):", *_text(failure.expected), "actual output:",
                   *_text(failure.actual)]
     lines += [f"verdict: {failure.verdict.short}" + (f": {failure.message}" if failure.message else ""),
-              f"repeat with: --seed {result.seed}"]
+              f"repeat with: --seed {result.seed}" if result.seed is not None else "saved in the --database folder"]
     return lines
+
+
+def _repeat(result: StressReport) -> str:
+    return f"seed {result.seed}" if result.seed is not None else "unseeded, examples kept in the --database folder"
 
 
 def _text(data: bytes) -> list[str]:
