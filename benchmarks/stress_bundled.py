@@ -22,7 +22,7 @@ def main() -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--folders", default="wrong_answer,run_time_error,accepted")
     args = parser.parse_args()
-    print("submission | found | size | judged | wall s")
+    print("submission | found | size | inputs judged | search s | wall s (with compiling both)")
     for folder in args.folders.split(","):
         for source in sorted(ROOT.glob(f"submissions/*/{folder}/*")):
             problem = ROOT / "problems" / source.parent.parent.name
@@ -35,12 +35,12 @@ def main() -> int:
             try:
                 result = json.loads(ran.stdout)
             except json.JSONDecodeError:
-                print(f"{source.relative_to(ROOT)} | error: {ran.stderr.strip()} | | | {wall:.1f}")
+                print(f"{source.relative_to(ROOT)} | error: {ran.stderr.strip()} | | | | {wall:.1f}")
                 continue
             failure = result["failure"]
             found = failure["verdict"] if failure else "nothing"
-            print(f"{source.relative_to(ROOT)} | {found} | {result['size']} | {result['judged']} | {wall:.1f}",
-                  flush=True)
+            print(f"{source.relative_to(ROOT)} | {found} | {result['size']} | {result['judged']} | "
+                  f"{result['seconds']} | {wall:.1f}", flush=True)
     return 0
 
 
