@@ -140,6 +140,15 @@ def test_an_illegal_generated_input_is_the_strategy_s_fault(doubling, tmp_path):
     assert_usage_error(done, "strategy.py", "validator.py rejects")
 
 
+def test_a_strategy_that_raises_is_one_line_naming_it(doubling, tmp_path):
+    problem, reference, wrong = doubling
+    (problem / "strategy.py").write_text(
+        "from hypothesis import strategies as st\ndef inputs():\n    return st.integers(0, 9).map(lambda k: f'{1 // k}\\n')\n")
+    done = judge_cli("stress", problem, wrong, "--reference", reference, "--seed", "1", "-q", "--sandbox", "none",
+                     cwd=tmp_path)
+    assert_usage_error(done, "strategy.py: the strategy failed: ZeroDivisionError")
+
+
 def test_a_problem_without_strategy_or_generator_is_a_usage_error(doubling, tmp_path):
     problem, reference, wrong = doubling
     done = judge_cli("stress", problem, wrong, "--reference", reference, "-q", "--sandbox", "none", cwd=tmp_path)

@@ -19,6 +19,7 @@ from judge.stress.search import Progress
 from judge.verdicts import Verdict
 
 MAX_SEED = 2**32 - 1
+PIPE_PROGRESS_SECONDS = 5.0
 
 
 @click.command("stress")
@@ -70,12 +71,14 @@ def stress_command(problem: Path, source: Path, reference: Path | None, submissi
 
 
 def _progress(quiet: bool) -> Progress:
-    """A line on stderr per judged input (rewritten in place on a terminal)."""
+    """A line on stderr: rewritten in place after every judged input on a terminal, else one every few seconds."""
     on_terminal = sys.stderr.isatty()
+    last_shown = [-PIPE_PROGRESS_SECONDS]
 
     def show(judged: int, seconds: float, size: str, verdict: Verdict) -> None:
-        if quiet:
+        if quiet or (not on_terminal and seconds - last_shown[0] < PIPE_PROGRESS_SECONDS):
             return
+        last_shown[0] = seconds
         line = for_terminal(f"judged {judged} inputs, {seconds:.1f} s; last: {size} {verdict.short}")
         click.echo(f"\r{line}\x1b[K" if on_terminal else line, err=True, nl=not on_terminal)
 

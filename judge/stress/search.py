@@ -22,8 +22,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
-from judge.errors import JudgeError
-from judge.failures import JUDGE_FAILURES
+from judge.errors import SpecError
 from judge.options import RunOptions
 from judge.problem import Problem
 from judge.problem_code import run_generator
@@ -130,10 +129,10 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
             return
         try:
             trial = bench.judge(data)
-        except (JudgeError, *JUDGE_FAILURES) as error:
+        except Exception as error:  # noqa: BLE001 -- kept from Hypothesis, which would shrink it; raised after
             stopped.append(error)
             return
-        progress(len(bench.seen), clock.elapsed(), source.size(text), trial.verdict)
+        progress(len(bench.seen), clock.elapsed(), _size_of(source, data), trial.verdict)
         if trial.verdict is Verdict.AC:
             return
         target[:] = target or [trial.verdict]
@@ -155,6 +154,10 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
         test()
     except _Failing as failing:
         return failing.trial
+    except Exception as error:  # noqa: BLE001 -- the judge's own errors are in `stopped`: this is the strategy's
+        if not stopped:
+            raise SpecError(f"{source.path}: the strategy failed: {type(error).__name__}: "
+                            f"{' '.join(str(error).split())[:300]}") from None
     finally:
         set_hypothesis_home_dir(None)
         if stopped:

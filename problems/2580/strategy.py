@@ -57,4 +57,5 @@ def inputs() -> st.SearchStrategy[str]:
 
 def size(text: str) -> str:
     """How big an input is, as the report says it."""
-    return f"{text.split().count('0')} blanks"
+    blanks = text.split().count("0")
+    return f"{blanks} blank" if blanks == 1 else f"{blanks} blanks"
