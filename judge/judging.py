@@ -115,6 +115,56 @@ def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Itera
         raise as_failure(error) from None
 
 
+@dataclass(frozen=True)
+class Judging:
+    """A submission compiled once, with its checker open: judge any number of test cases against it.
+
+    `judge run` feeds its problem's tests through `judge_submission`; `judge stress` feeds it generated inputs,
+    so both get the same limits, sandbox, classification and checker.
+    """
+
+    setup: _Setup
+    header: SubmissionHeader
+    compiled: _Compiled
+
+    @property
+    def sandbox(self) -> Sandbox:
+        return self.setup.sandbox
+
+    def case(self, test: TestCase) -> CaseResult:
+        """One test judged, with the boundary: a failure of the judge around it is this case's JE."""
+        return _judge_case(self.setup, test)
+
+    def case_and_output(self, test: TestCase) -> tuple[CaseResult, bytes]:
+        """`case`, with what the program printed (empty when a limit or the exit status decided the verdict)."""
+        case = _judge_case(self.setup, test)
+        printed = self.setup.scratch / "run.out"
+        checked = case.verdict in (Verdict.AC, Verdict.WA, Verdict.PE)
+        return case, printed.read_bytes() if checked and printed.exists() else b""
+
+    def output(self, test_input: Path) -> tuple[CaseResult, bytes]:
+        """Run on `test_input` without checking (for a reference answer): AC when it ended within the limits,
+        else the verdict a limit or its exit status earned, and what it printed."""
+        measured, failure, printed = _execute(self.setup, TestCase("run", test_input, test_input))
+        if failure is not None:
+            return CaseResult(**measured, verdict=failure.verdict, message=failure.message), b""
+        return CaseResult(**measured, verdict=Verdict.AC), printed.read_bytes()
+
+    def result(self, verdict: Verdict, cases: tuple[CaseResult, ...] = ()) -> SubmissionResult:
+        return self.header.result(verdict, cases, self.compiled.message)
+
+
+@contextmanager
+def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterator[Judging]:
+    """Read and compile `source` once and open the problem's checker, for the duration of the block. Bad input
+    is a `JudgeError`; a failure of the judge before any test is one `JudgeFailure`."""
+    try:
+        with _session(problem, source, options) as (setup, header):
+            yield Judging(setup, header, _compile(setup))
+    except JUDGE_FAILURES as error:
+        raise as_failure(error) from None
+
+
 class _Silent:
     """The listener of callers that only want the finished result."""
 

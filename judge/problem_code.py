@@ -14,6 +14,7 @@ from pathlib import Path
 
 from judge import execute
 from judge.classify import classify
+from judge.errors import JudgeFailure
 from judge.execute import RunSpec
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain
 from judge.execute import Limits
@@ -86,3 +87,19 @@ def run_validator(box: ProblemCodeBox, validator: Path, test_input: Path, scratc
     if stats.tripped is None and stats.signal is None:  # it said "illegal" (or crashed) and why, on stderr
         return ValidatorVerdict(False, stats.stderr_tail or stdout)
     return ValidatorVerdict(False, f"{validator}: {failure.verdict.short}: {failure.message}")
+
+
+def run_generator(box: ProblemCodeBox, generator: Path, seed: int, scratch: Path) -> bytes:
+    """Run `python generator.py --seed SEED` confined and return what it printed: one test input. A generator
+    that fails is the judge's failure (JE), with its last line of stderr."""
+    folder = box.folder(scratch, generator, "generator.py")
+    argv, _ = box.command(folder, "generator.py", "--seed", str(seed))
+    empty = scratch / "generator.in"
+    empty.touch()
+    spec = box.run_spec(argv, folder, empty, scratch)
+    stats = execute.run(spec, PROBLEM_CODE_LIMITS)
+    failure = classify(stats, PROBLEM_CODE_LIMITS)
+    if failure is not None:
+        said = (stats.stderr_tail or failure.message).strip().splitlines() or [failure.message]
+        raise JudgeFailure(f"{generator} --seed {seed}: {failure.verdict.short}: {said[-1]}")
+    return spec.stdout_path.read_bytes()

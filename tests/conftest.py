@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,7 @@ import yaml
 from judge.sandbox import bwrap_problem
 
 PROGRAMS = Path(__file__).parent / "programs"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def program(name: str) -> Path:
@@ -20,6 +24,23 @@ def program(name: str) -> Path:
     path = PROGRAMS / name
     assert path.is_file(), path
     return path
+
+
+def judge_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m judge ARGS` in a subprocess (from `cwd`), with the judge of this checkout importable."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=cwd, env=env)
+
+
+def assert_usage_error(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """Exit 2, exactly one line on stderr, no traceback."""
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
 
 
 def write_problem(

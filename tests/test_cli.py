@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import program
+from conftest import assert_usage_error, judge_cli, program
 
 SUM_TESTS = {"sample1": ("1 2\n", "3\n"), "1": ("40 2\n", "42\n")}
-
-
-def judge_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
-
-
-def assert_usage_error(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    """Exit 2, exactly one line on stderr, no traceback."""
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    assert "Traceback" not in done.stderr + done.stdout
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def test_accepted_exits_0(make_problem):

@@ -1,4 +1,4 @@
-"""The command line: `judge run`, `judge verify`, `judge grade`, `judge doctor`, `judge answers`, one module each.
+"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, one module each.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
@@ -14,6 +14,8 @@ from judge.cli.doctor import doctor_command
 from judge.cli.exit_codes import ExitCode
 from judge.cli.grade import grade_command
 from judge.cli.run import run_command
+from judge.cli.similarity import similarity_command
+from judge.cli.stress import stress_command
 from judge.cli.verify import verify_command
 from judge.errors import JudgeError
 from judge.failures import JUDGE_FAILURES, reason
@@ -25,6 +27,8 @@ COMMANDS: dict[str, click.Command] = {
     "run": run_command,
     "verify": verify_command,
     "grade": grade_command,
+    "stress": stress_command,
+    "similarity": similarity_command,
     "doctor": doctor_command,
     "answers": answers_command,
 }

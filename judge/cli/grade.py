@@ -38,13 +38,20 @@ from judge.verdicts import Verdict
               help="Send the work to this Dask scheduler instead of local worker processes.")
 @click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
 @click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
+@click.option("--stress", is_flag=True, help="For every WA pair, search for the smallest failing input (judge "
+                                             "stress) and show it on the pair's page in report.html.")
+@click.option("--stress-budget", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+              metavar="SECONDS", help="How long --stress searches per WA pair.")
+@click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True,
+              help="Where --stress finds each problem's accepted reference (<dir>/<id>/accepted/).")
 @source_limit_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @sandbox_options
 @click.pass_context
 def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
-                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, source_limit: int | None,
-                  quiet: bool, sandbox: SandboxChoice, require_sandbox: bool) -> None:
+                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, stress: bool,
+                  stress_budget: float, submissions_dir: Path, source_limit: int | None, quiet: bool,
+                  sandbox: SandboxChoice, require_sandbox: bool) -> None:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
@@ -62,6 +69,8 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         force=force,
         partial=partial,
         show_progress=BatchProgress.wanted(quiet=quiet),
+        stress_budget=stress_budget if stress else None,
+        submissions_dir=submissions_dir,
     )
     try:
         summary = grade(request)

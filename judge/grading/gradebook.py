@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge import __version__
 from judge.grading.discovery import ClassFolder, Unmatched
@@ -19,6 +19,9 @@ from judge.grading.store import StoredResult
 from judge.batch.tasks import Pair
 from judge.problem import Problem
 from judge.verdicts import Verdict
+
+if TYPE_CHECKING:  # judge.stress imports the judging engine, which the gradebook never needs
+    from judge.stress import StressReport
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Gradebook:
     layout: str
     partial: bool
     generated_at: str
+    stress: Mapping[Pair, StressReport | str] = field(default_factory=dict)
+    """With `judge grade --stress`: per WA pair, the smallest failing input found, or why there is none."""
 
     @classmethod
     def build(cls, problems: Mapping[str, Problem], class_folder: ClassFolder,

@@ -9,6 +9,7 @@ alike: nothing is left running, and the gradebook is not rewritten from half a r
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from judge.batch.tasks import GradeTask, Pair
 from judge.grading.discovery import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
+from judge.grading.stress_pairs import minimal_inputs
 from judge.options import RunOptions
 from judge.problem import Problem
 from judge.reporters.gradebook import write_views
@@ -40,6 +42,9 @@ class GradeRequest:
     force: bool = False
     partial: bool = False
     show_progress: bool = False
+    stress_budget: float | None = None
+    """Seconds per WA pair for `--stress` (None: no stress search)."""
+    submissions_dir: Path = Path("submissions")
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,10 @@ def grade(request: GradeRequest) -> GradeSummary:
                 current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
                 raise Interrupted(stop.signal_number, current, len(tasks)) from None
         gradebook = Gradebook.build(problems, class_folder, stored, partial=request.partial)
+    if request.stress_budget is not None:
+        gradebook = dataclasses.replace(gradebook, stress=minimal_inputs(
+            problems, class_folder, gradebook.results, request.stress_budget, request.submissions_dir,
+            request.options))
     write_views(gradebook, request.out_dir)
     return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
 

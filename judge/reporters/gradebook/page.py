@@ -20,9 +20,12 @@ from judge.grading.gradebook import Gradebook, format_score
 from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
 from judge.inert import html_text
 from judge.results import SubmissionResult
+from judge.stress import StressReport
 from judge.verdicts import Verdict
 
 TEMPLATE = "report.html"
+SIMILARITY_LINK = ('<a href="similarity.html">similarity.html</a> (the pairs of students whose code is alike, '
+                   "written here by <code>judge similarity CLASS --out</code> this folder)")
 
 
 def render(gradebook: Gradebook) -> str:
@@ -34,6 +37,7 @@ def render(gradebook: Gradebook) -> str:
         title=html_text(f"Grades: {len(gradebook.students)} students × {len(gradebook.problems)} problems"),
         meta=html_text(f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; "
                     f"scoring: {scoring}"),
+        similarity_link=SIMILARITY_LINK,
         verdict_css="\n".join(
             f"  .v-{verdict.short} {{ background: {verdict.html_colour}; }}" for verdict in Verdict
         ),
@@ -124,6 +128,8 @@ def _details(gradebook: Gradebook, pair: tuple[str, str], anchor: str) -> str:
         parts.append(f"<p>The judge could not judge this submission:</p><pre>{html_text(result.error)}</pre>")
     if result.result is not None:
         parts.append(_report_body(result.result))
+    if pair in gradebook.stress:
+        parts.append(_stress_body(gradebook.stress[pair]))
     parts.append("</details>")
     return "".join(parts)
 
@@ -148,6 +154,20 @@ def _report_body(report: SubmissionResult) -> str:
             )
         parts.append(f'<table class="tests">{"".join(rows)}</table>')
     return "".join(parts)
+
+
+def _stress_body(found: StressReport | str) -> str:
+    """What `judge grade --stress` found for a WA pair: the smallest failing input, expected and actual output."""
+    if isinstance(found, str):
+        return f'<p class="muted">judge stress found no input: {html_text(found)}</p>'
+    failure = found.failure
+    if failure is None:
+        return (f'<p class="muted">judge stress found no failing input in {found.judged} generated inputs '
+                f"({found.seconds} s).</p>")
+    show = lambda data: f"<pre>{html_text(data.decode('utf-8', errors='surrogateescape'))}</pre>"  # noqa: E731
+    return (f"<h4>Smallest failing input found by judge stress ({html_text(found.size)}, seed {found.seed}): "
+            f"{failure.verdict.short}</h4>{show(failure.input)}<p>expected (the reference's output):</p>"
+            f"{show(failure.expected)}<p>actual output:</p>{show(failure.actual)}<p>{html_text(failure.message)}</p>")
 
 
 def _unmatched(gradebook: Gradebook) -> str:

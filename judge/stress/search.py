@@ -1,0 +1,179 @@
+"""The search of `judge stress`. With a strategy, Hypothesis (as a library) draws inputs, and once one fails it
+shrinks it while the verdict stays the same: the first failing verdict is the target, and an input with another
+verdict counts as passing while shrinking. Without one, `generator.py` is run seed after seed, with no shrinking.
+
+A run is repeatable: the seed picks every draw (Hypothesis's `seed`, or the generator's seeds), and each distinct
+input is judged once, so a replay sees the same verdict. Hypothesis ignores its example database in a seeded run,
+so `--database` runs unseeded instead: there the saved examples are what repeats. The budget stops the search: past it, inputs not judged
+yet count as passing, so Hypothesis winds down (a shrink in progress keeps the smallest failure found so far).
+No example database is written unless one is asked for, and Hypothesis's other files (its cache of the
+constants in the source) go to the run's temporary folder, never to `.hypothesis/` in the user's folder.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import hypothesis
+from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from judge.errors import SpecError
+from judge.options import RunOptions
+from judge.problem import Problem
+from judge.problem_code import run_generator
+from judge.stress.inputs import GeneratorInputs, InputSource, StrategyInputs, input_source
+from judge.stress.trials import Bench, Trial, find_reference, open_bench
+from judge.verdicts import Verdict
+
+Progress = Callable[[int, float, str, Verdict], None]
+"""Told after each judged input: how many inputs were judged, seconds so far, the input's size, its verdict."""
+
+
+@dataclass(frozen=True)
+class StressRequest:
+    """What to stress, and how hard."""
+
+    problem: Problem
+    source: Path
+    reference: Path | None
+    submissions_dir: Path
+    budget_seconds: float
+    max_examples: int
+    seed: int | None
+    options: RunOptions
+    database: Path | None = None
+
+
+@dataclass(frozen=True)
+class StressReport:
+    """The outcome: the smallest failing input found (None if every input was accepted), and how it was found."""
+
+    problem_id: str
+    submission: str
+    reference: str
+    inputs_from: str
+    shrinks: bool
+    seed: int | None
+    judged: int
+    seconds: float
+    budget_spent: bool
+    failure: Trial | None
+    size: str
+    compile_message: str = ""
+
+
+def stress(request: StressRequest, progress: Progress) -> StressReport:
+    """Search for an input the submission fails, then shrink it (with a strategy)."""
+    source = input_source(request.problem)
+    reference = request.reference or find_reference(request.problem, request.submissions_dir)
+    with open_bench(request.problem, request.source, reference, request.options, str(source.path)) as bench:
+        report = dict(problem_id=request.problem.id, submission=str(request.source), reference=str(reference),
+                      inputs_from=str(source.path), shrinks=isinstance(source, StrategyInputs), seed=request.seed)
+        if not bench.submission.compiled.ok:
+            failed = Trial(b"", Verdict.CE, "", b"", b"", 0.0)
+            return StressReport(**report, judged=0, seconds=0.0, budget_spent=False, failure=failed, size="",
+                                compile_message=bench.submission.compiled.message)
+        clock = _Clock(time.monotonic(), request.budget_seconds)
+        found = _search(source, bench, request, clock, progress)
+        size = _size_of(source, found.input) if found else ""
+        return StressReport(**report, judged=len(bench.seen), seconds=round(clock.elapsed(), 2),
+                            budget_spent=clock.spent(), failure=found, size=size)
+
+
+@dataclass(frozen=True)
+class _Clock:
+    start: float
+    budget: float
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def spent(self) -> bool:
+        return self.elapsed() >= self.budget
+
+
+def _size_of(source: InputSource, data: bytes) -> str:
+    if isinstance(source, StrategyInputs):
+        return source.size(data.decode("utf-8", errors="replace"))
+    return f"{len(data)} bytes"
+
+
+def _search(source: InputSource, bench: Bench, request: StressRequest, clock: _Clock,
+            progress: Progress) -> Trial | None:
+    if isinstance(source, StrategyInputs):
+        return _hypothesis_search(source, bench, request, clock, progress)
+    return _generator_search(source, bench, request, clock, progress)
+
+
+class _Failing(Exception):
+    """Raised inside the Hypothesis test for an input with the target verdict; carries its trial."""
+
+    def __init__(self, trial: Trial) -> None:
+        super().__init__(trial.verdict.short)
+        self.trial = trial
+
+
+def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequest, clock: _Clock,
+                       progress: Progress) -> Trial | None:
+    target: list[Verdict] = []  # the first failing verdict, which shrinking keeps
+    stopped: list[BaseException] = []  # a judge failure or a bad strategy: ends the search, raised after it
+
+    def probe(text: str) -> None:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        if stopped or (data not in bench.seen and clock.spent()):
+            return
+        try:
+            trial = bench.judge(data)
+        except Exception as error:  # noqa: BLE001 -- kept from Hypothesis, which would shrink it; raised after
+            stopped.append(error)
+            return
+        progress(len(bench.seen), clock.elapsed(), _size_of(source, data), trial.verdict)
+        if trial.verdict is Verdict.AC:
+            return
+        target[:] = target or [trial.verdict]
+        if trial.verdict is target[0]:
+            raise _Failing(trial)
+
+    test = given(source.strategy)(probe)
+    test = settings(
+        max_examples=request.max_examples, deadline=None, derandomize=False, report_multiple_bugs=False,
+        database=DirectoryBasedExampleDatabase(str(request.database)) if request.database else None,
+        verbosity=Verbosity.quiet, phases=(Phase.reuse, Phase.generate, Phase.shrink) if request.database
+        else (Phase.generate, Phase.shrink),
+        suppress_health_check=(HealthCheck.too_slow, HealthCheck.data_too_large),
+    )(test)
+    if request.seed is not None:
+        test = hypothesis.seed(request.seed)(test)
+    set_hypothesis_home_dir(bench.scratch / "hypothesis")  # Hypothesis keeps this one setting process-wide
+    try:
+        test()
+    except _Failing as failing:
+        return failing.trial
+    except Exception as error:  # noqa: BLE001 -- the judge's own errors are in `stopped`: this is the strategy's
+        if not stopped:
+            raise SpecError(f"{source.path}: the strategy failed: {type(error).__name__}: "
+                            f"{' '.join(str(error).split())[:300]}") from None
+    finally:
+        set_hypothesis_home_dir(None)
+        if stopped:
+            raise stopped[0]
+    return None
+
+
+def _generator_search(source: GeneratorInputs, bench: Bench, request: StressRequest, clock: _Clock,
+                      progress: Progress) -> Trial | None:
+    first = request.seed or 0
+    for seed in range(first, first + request.max_examples):
+        if clock.spent():
+            return None
+        data = run_generator(bench.box, source.path, seed, bench.scratch)
+        trial = bench.judge(data)
+        progress(len(bench.seen), clock.elapsed(), f"{len(data)} bytes", trial.verdict)
+        if trial.verdict is not Verdict.AC:
+            return trial
+    return None
