@@ -12,10 +12,7 @@ from judge.batch.problems import load_problems
 from judge.cli.options import source_limit_option
 from judge.grading.discovery import LayoutChoice, scan_class, source_limits
 from judge.options import RunOptions
-from judge.reporters.similarity import TERMINAL, write_files
-from judge.similarity import compare_class
-from judge.similarity.compare import DEFAULT_THRESHOLD
-from judge.similarity.templates import read_templates
+from judge.similarity import DEFAULT_THRESHOLD
 
 TEMPLATE_LIMIT_BYTES = 1024 * 1024
 
@@ -37,6 +34,10 @@ def similarity_command(class_dir: Path, problems_dir: Path, templates: tuple[Pat
     """Score every pair of students' submissions to the same problem on tokens; print the flagged pairs."""
     problems = load_problems(problems_dir)
     class_folder = scan_class(class_dir, source_limits(problems, RunOptions(source_limit_kib=source_limit)), layout)
+    from judge.reporters.similarity import TERMINAL, write_files  # copydetect and numpy: this command only
+    from judge.similarity import compare_class
+    from judge.similarity.templates import read_templates
+
     report = compare_class(class_folder, read_templates(templates, TEMPLATE_LIMIT_BYTES), threshold)
     TERMINAL["text"](report, sys.stdout)
     write_files(report, out_dir)

@@ -14,9 +14,10 @@ from copydetect import compare_files
 
 from judge.grading.discovery import ClassFolder, Submission, Unmatched
 from judge.problem import natural_key
+from judge.similarity import DEFAULT_THRESHOLD
 from judge.similarity.fingerprints import Source, boilerplate_hashes, fingerprint
 
-DEFAULT_THRESHOLD = 0.5
+__all__ = ["DEFAULT_THRESHOLD", "PairScore", "Region", "SimilarityReport", "compare_class"]
 
 Region = tuple[int, int]
 """A matching stretch of a file's text: [start, end) in characters."""
