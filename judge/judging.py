@@ -103,16 +103,13 @@ class ReferenceRun:
 def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Iterator[ReferenceRun]:
     """Run `source` on every input of `problem` exactly as a submission runs (same limits, sandbox and engine),
     without checking: the outputs become the answers (`judge answers`). A compile error is a SubmissionError."""
-    try:
-        with _session(problem, source, options) as (setup, _):
-            compiled = _compile(setup)
-            if not compiled.ok:
-                raise SubmissionError(f"{source}: does not compile: {' '.join(compiled.message.split())[:300]}")
-            for test in problem.tests:
-                failure, output = _execute(setup, test)[1:]
-                yield ReferenceRun(test, failure, output.read_bytes() if failure is None else b"")
-    except JUDGE_FAILURES as error:
-        raise as_failure(error) from None
+    with open_judging(problem, source, options) as judging:
+        if not judging.compiled.ok:
+            message = " ".join(judging.compiled.message.split())[:300]
+            raise SubmissionError(f"{source}: does not compile: {message}")
+        for test in problem.tests:
+            failure, output = _execute(judging.setup, test)[1:]
+            yield ReferenceRun(test, failure, output.read_bytes() if failure is None else b"")
 
 
 @dataclass(frozen=True)
