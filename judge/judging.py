@@ -17,14 +17,14 @@ from pathlib import Path
 from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.classify import classify
-from judge.errors import SubmissionError
+from judge.errors import SpecError, SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
-from judge.languages import Toolchain, detect_language, resolve_toolchain
+from judge.languages import Toolchain, detect_language, main_name, resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import Problem, ProblemSpec, TestCase
+from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, SubmissionResult
 from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
@@ -48,14 +48,15 @@ class _Setup:
     checker: Checker
     scratch: Path
     source_label: str
+    main: str
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
         """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
         language = self.toolchain.language
-        source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
+        source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
         argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
-                                      memory_mib=memory_mib)
+                                      memory_mib=memory_mib, main=self.main)
         return self.sandbox.wrap(argv, mounts)
 
     def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
@@ -74,6 +75,9 @@ class _Setup:
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
     """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
+    if problem.time_limit_pending:
+        raise SpecError(f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; `judge verify "
+                        f"{problem.root}` derives one from its accepted submissions: write it there (or in .timelimit)")
     if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
     text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...
@@ -93,10 +97,11 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
     with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
         program_dir.mkdir()
-        (program_dir / language.source_name).write_bytes(_program_text(text))
+        main = main_name(language, _program_text(text), source.name)
+        (program_dir / language.source_file(main)).write_bytes(_program_text(text))
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name, main)
             base = dict(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),

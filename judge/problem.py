@@ -11,6 +11,7 @@ ship files from elsewhere on the grading machine.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from judge.errors import SpecError
+from judge.expectation import Reference
 from judge.intake import Refused, kind_refusal, read_source
 
 SPEC_FILE = "problem.yaml"
@@ -83,12 +85,40 @@ class TestCase:
 
 
 @dataclass(frozen=True)
+class TimeRule:
+    """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
+    submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
+    must still fail at the limit × `time_limit_to_tle`."""
+
+    ac_to_time_limit: float
+    time_limit_to_tle: float
+    resolution: float
+
+    def limit_for(self, slowest_accepted_seconds: float) -> float:
+        steps = max(1, math.ceil(round(slowest_accepted_seconds * self.ac_to_time_limit / self.resolution, 9)))
+        return round(steps * self.resolution, 6)
+
+
+@dataclass(frozen=True)
 class Problem:
-    """A loaded problem folder."""
+    """A loaded problem: our folder layout or a problem package, in the same shape.
+
+    references: the reference submissions when the problem carries its own (a package's `submissions/`); None
+    means `submissions/<id>/<verdict>/` beside the problems. extra_files: further files that affect judging, to
+    be packed with the problem. time_rule: a package's rule for time limits (its safety margins);
+    time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
+    is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
+    problem (a derived `.timelimit`), packed as if they were in the folder.
+    """
 
     root: Path
     spec: ProblemSpec
     tests: tuple[TestCase, ...]
+    references: tuple[Reference, ...] | None = None
+    extra_files: tuple[Path, ...] = ()
+    time_rule: TimeRule | None = None
+    time_limit_pending: bool = False
+    generated: tuple[tuple[str, bytes], ...] = ()
 
     @property
     def id(self) -> str:
@@ -121,15 +151,15 @@ def load_problem(root: Path | str) -> Problem:
     if spec.checker.name == CUSTOM_CHECKER_FILE:
         if not (root / CUSTOM_CHECKER_FILE).is_file():
             raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
-        _require_regular(root / CUSTOM_CHECKER_FILE)
+        require_regular(root / CUSTOM_CHECKER_FILE)
     if spec.validator:
         if not (root / spec.validator).is_file():
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
-        _require_regular(root / spec.validator)
+        require_regular(root / spec.validator)
     return Problem(root=root, spec=spec, tests=_load_tests(root))
 
 
-def _require_regular(path: Path) -> None:
+def require_regular(path: Path) -> None:
     """A SpecError unless `path` is a regular file itself: a link could point at any file of the grading machine."""
     reason = kind_refusal(path.lstat().st_mode)
     if reason:
@@ -148,6 +178,17 @@ class _SpecLoader(yaml.SafeLoader):
 
 
 def _load_spec(spec_path: Path) -> ProblemSpec:
+    raw = read_spec_mapping(spec_path, "id, title, time_limit, ...")
+    try:
+        return ProblemSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+
+
+def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False) -> dict[Any, Any]:
+    """A problem.yaml (ours or a problem package's) as a mapping, read safely: a regular file of at most 64 KiB,
+    no aliases; any problem is a SpecError naming the file (and the line, for YAML errors). With `empty_ok`, an
+    empty file is an empty mapping (a legacy package's problem.yaml may leave every key at its default)."""
     try:
         text = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE).decode("utf-8")
         raw = yaml.load(text, Loader=_SpecLoader)  # noqa: S506 -- a SafeLoader, minus aliases
@@ -165,12 +206,11 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
         raise SpecError(f"{spec_path}: not valid YAML: nested too deeply") from None
     except ValueError as error:  # PyYAML's constructors: `2021-13-01`, `!!float fast`, `!!int 0x`
         raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
+    if raw is None and empty_ok:
+        return {}
     if not isinstance(raw, dict):
-        raise SpecError(f"{spec_path}: must be a mapping of keys (id, title, time_limit, ...), got {type(raw).__name__}")
-    try:
-        return ProblemSpec.model_validate(raw)
-    except ValidationError as error:
-        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+        raise SpecError(f"{spec_path}: must be a mapping of keys ({keys_hint}), got {type(raw).__name__}")
+    return raw
 
 
 def _one_line(text: str) -> str:
@@ -216,8 +256,8 @@ def _load_tests(root: Path) -> tuple[TestCase, ...]:
         answer_path = input_path.with_suffix(".ans")
         if not os.path.lexists(answer_path):
             raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer)")
-        _require_regular(input_path)
-        _require_regular(answer_path)
+        require_regular(input_path)
+        require_regular(answer_path)
         cases.append(TestCase(name=input_path.stem, input_path=input_path, answer_path=answer_path))
     orphans = sorted(path.name for path in tests_dir.glob("*.ans") if not path.with_suffix(".in").is_file())
     if orphans:

@@ -10,7 +10,8 @@ import os
 from pathlib import Path
 
 from judge.errors import JudgeError, SpecError
-from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
+from judge.problem import SPEC_FILE, Problem, natural_key
+from judge.problem_folder import load_problem_folder
 
 
 def load_problems(problems_dir: Path) -> dict[str, Problem]:
@@ -23,7 +24,7 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
         folders = [Path(entry.path) for entry in visible_entries(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
     problems: dict[str, Problem] = {}
     for folder in folders:
-        problem = load_problem(folder)
+        problem = load_problem_folder(folder)
         if problem.id in problems:
             raise SpecError(f"{folder / SPEC_FILE}: id: {problem.id!r} is also the id of {problems[problem.id].root}")
         problems[problem.id] = problem

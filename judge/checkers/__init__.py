@@ -25,6 +25,7 @@ from judge.checkers.boj import BojChecker
 from judge.checkers.custom import CustomChecker
 from judge.checkers.exact import ExactChecker
 from judge.checkers.float_tolerance import FloatChecker
+from judge.checkers.package_default import PackageDefaultChecker
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
 from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
@@ -39,6 +40,7 @@ BUILTIN_CHECKERS: dict[str, CheckerFactory] = {
     "tokens": TokensChecker,
     "exact": ExactChecker,
     "float": FloatChecker,
+    "package-default": PackageDefaultChecker,
 }
 
 _TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: "true or false", str: "text"}

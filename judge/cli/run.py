@@ -11,7 +11,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem_folder import load_problem_folder
 from judge.reporters.submission import REPORTERS
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
@@ -30,7 +30,7 @@ def run_command(problem: Path, source: Path, lang: str | None, report_format: st
                 fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
     shown = chosen_format(report_format, as_json)
-    loaded = load_problem(problem)
+    loaded = load_problem_folder(problem)
     options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
                          source_limit_kib=source_limit)
     result = judge_submission(loaded, source, options)
