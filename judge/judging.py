@@ -8,7 +8,6 @@ is raised as a single `JudgeFailure`, which each command answers in its own way.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import os
 from dataclasses import dataclass
@@ -18,22 +17,20 @@ from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.classify import classify
 from judge.errors import SpecError, SubmissionError
-from judge.execute import Limits, RunSpec
+from judge.execute import Limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
-from judge.languages import Toolchain, detect_language, main_name, resolve_toolchain
+from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, SubmissionResult
-from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.program import Program
+from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.verdicts import Verdict
 
-COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
 DIFF_LINES = 12
-COMPILE_MESSAGE_CHARS = 4000
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -41,36 +38,9 @@ class _Setup:
     """Everything fixed for the runs of one submission."""
 
     problem: Problem
-    toolchain: Toolchain
-    sandbox: Sandbox
-    mounts: Mounts
+    program: Program
     limits: Limits
     checker: Checker
-    scratch: Path
-    source_label: str
-    main: str
-
-    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
-        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
-        language = self.toolchain.language
-        source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
-        program = self.sandbox.program_path(mounts.program_dir, mounts)
-        argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
-                                      memory_mib=memory_mib, main=self.main)
-        return self.sandbox.wrap(argv, mounts)
-
-    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
-        return RunSpec(
-            argv=argv,
-            cwd=mounts.program_dir,
-            stdin_path=stdin,
-            stdout_path=self.scratch / f"{name}.out",
-            stderr_path=self.scratch / f"{name}.err",
-            env=program_env(mounts.program_dir),
-            limit_address_space=self.toolchain.language.limit_address_space,
-            signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
-            syscall_filter=self.sandbox.syscall_filter,
-        )
 
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
@@ -95,18 +65,14 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
                       sandbox: Sandbox, limits: Limits) -> SubmissionResult:
     language = toolchain.language
     with scratch_folder("judge-") as scratch:
-        program_dir = scratch / "program"
-        program_dir.mkdir()
-        main = main_name(language, _program_text(text), source.name)
-        (program_dir / language.source_file(main)).write_bytes(_program_text(text))
+        program = Program.write(toolchain, sandbox, scratch, scratch / "program", text, source.name)
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
-            mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name, main)
+            setup = _Setup(problem, program, limits, checker)
             base = dict(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
             )
-            compiled = _compile(setup)
+            compiled = program.compile()
             if not compiled.ok:
                 return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
             cases = []
@@ -132,41 +98,6 @@ def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
     )
 
 
-def _program_text(source: bytes) -> bytes:
-    """The source as the compiler gets it: without a UTF-8 byte order mark, which editors on Windows add and
-    which is no part of the program (javac rejects it; BOJ's editor never sends one)."""
-    return source.removeprefix(UTF8_BOM)
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    """The outcome of the compile step: whether it succeeded, and the compiler's message (warnings on success)."""
-
-    ok: bool
-    message: str = ""
-
-
-def _compile(setup: _Setup) -> _Compiled:
-    """Compile once in a writable box. Warnings are kept for the student; they never make a CE."""
-    language = setup.toolchain.language
-    if language.compile is None:
-        return _Compiled(ok=True)
-    mounts = dataclasses.replace(setup.mounts, writable_program_dir=True)
-    setup.sandbox.grant_write(mounts.program_dir)
-    argv = setup.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
-    empty = setup.scratch / "empty.in"
-    empty.touch()
-    spec = setup.run_spec(argv, empty, "compile", mounts)
-    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
-    failure = classify(stats, COMPILE_LIMITS)
-    output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
-    if failure is None:
-        return _Compiled(ok=True, message=output[-COMPILE_MESSAGE_CHARS:])
-    if failure.verdict is Verdict.RE:  # the compiler said no: its own message is the reason
-        return _Compiled(ok=False, message=output[-COMPILE_MESSAGE_CHARS:])
-    return _Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
-
-
 def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
     """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
     try:
@@ -177,9 +108,9 @@ def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
 
 
 def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
-    language = setup.toolchain.language
-    argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
-    spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
+    language = setup.program.toolchain.language
+    argv = setup.program.command(language.run, setup.limits.memory_mib)
+    spec = setup.program.run_spec(argv, test.input_path, "run")
     stats = execute.run(spec, setup.limits)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
