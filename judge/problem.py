@@ -29,6 +29,10 @@ SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
 SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
+PROGRAM_CHECKER = "program"
+PROGRAM_PROTOCOLS = {"program": "package", "testlib": "testlib"}
+"""problem.yaml's key for a checker program, and the protocol it speaks (checkers/program.py)."""
+HEADER_SUFFIXES = (".h", ".hpp", ".hh")
 DEFAULT_SOURCE_LIMIT_KIB = 64
 """BOJ's code length limit for most problems."""
 MAX_SOURCE_LIMIT_KIB = 16 * 1024
@@ -62,9 +66,13 @@ class ProblemSpec(BaseModel):
     @field_validator("checker", mode="before")
     @classmethod
     def _checker_from_name_or_mapping(cls, value: Any) -> Any:
-        """`checker: tokens`, or `checker: {name: float, absolute: 1e-6}`."""
+        """`checker: tokens`, `checker: {name: float, absolute: 1e-6}`, or a program: `checker: {program: v.cpp}`
+        (the package protocol, 42/43) or `checker: {testlib: checker.cpp}` (the testlib protocol)."""
         if isinstance(value, str):
             return {"name": value}
+        if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in PROGRAM_PROTOCOLS:
+            key, path = next(iter(value.items()))
+            return {"name": PROGRAM_CHECKER, "options": {"path": path, "protocol": PROGRAM_PROTOCOLS[key]}}
         if isinstance(value, dict) and "name" in value:
             options = {key: option for key, option in value.items() if key != "name"}
             return {"name": value["name"], "options": options}
@@ -108,7 +116,8 @@ class Problem:
     be packed with the problem. time_rule: a package's rule for time limits (its safety margins);
     time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
     is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
-    problem (a derived `.timelimit`), packed as if they were in the folder.
+    problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
+    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid).
     """
 
     root: Path
@@ -118,6 +127,7 @@ class Problem:
     extra_files: tuple[Path, ...] = ()
     time_rule: TimeRule | None = None
     time_limit_pending: bool = False
+    input_validators: tuple[Path, ...] = ()
     generated: tuple[tuple[str, bytes], ...] = ()
 
     @property
@@ -156,7 +166,29 @@ def load_problem(root: Path | str) -> Problem:
         if not (root / spec.validator).is_file():
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
         require_regular(root / spec.validator)
-    return Problem(root=root, spec=spec, tests=_load_tests(root))
+    extra = checker_program_files(root, spec) if spec.checker.name == PROGRAM_CHECKER else ()
+    return Problem(root=root, spec=spec, tests=_load_tests(root), extra_files=extra)
+
+
+def checker_program_files(root: Path, spec: ProblemSpec) -> tuple[Path, ...]:
+    """A checker program's source and the headers beside it (a testlib.h), checked to be regular files inside the
+    folder; they travel with the problem. `path` may be a folder (a package's output validator): all its files."""
+    spec_path = root / SPEC_FILE
+    relative = spec.checker.options.get("path")
+    protocol = spec.checker.options.get("protocol")
+    if not isinstance(relative, str) or protocol not in PROGRAM_PROTOCOLS.values():
+        raise SpecError(f"{spec_path}: checker: give {{program: FILE}} or {{testlib: FILE}}")
+    path = root / relative
+    if ".." in Path(relative).parts or Path(relative).is_absolute() or not os.path.lexists(path):
+        raise SpecError(f"{spec_path}: checker: {relative!r} is not a file inside the problem folder")
+    if path.is_dir() and not path.is_symlink():
+        files = tuple(sorted(child for child in path.iterdir() if not child.name.startswith(".")))
+    else:
+        files = (path, *sorted(child for child in path.parent.iterdir()
+                               if child.suffix in HEADER_SUFFIXES and child != path))
+    for file in files:
+        require_regular(file)
+    return files
 
 
 def require_regular(path: Path) -> None:

@@ -19,9 +19,10 @@ from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
-from judge.errors import JudgeFailure, SpecError
+from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.expectation import Expectation, Reference
 from judge.failures import JUDGE_FAILURES, reason
+from judge.input_validators import InputValidator
 from judge.options import RunOptions
 from judge.packages.timing import with_time_limit
 from judge.problem import Problem, TestCase
@@ -102,15 +103,43 @@ def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
     checks = []
     try:
         with scratch_folder("judge-data-") as scratch:
+            programs = _input_validators(problem, sandbox, scratch, checks)
             with open_checker(problem, box, scratch) as checker:
                 for test in problem.tests:
                     try:
-                        checks.append(_check_test(problem.id, test, validator, box, checker, scratch))
+                        check = _check_test(problem.id, test, validator, box, checker, scratch)
+                        checks.append(_with_input_validators(check, test, programs))
                     except JUDGE_FAILURES as error:
                         checks.append(TestDataCheck(problem.id, test.name, False, reason(error)))
     except JUDGE_FAILURES as error:  # before any test: the scratch folder, or starting checker.py
         checks.append(TestDataCheck(problem.id, "*", False, reason(error)))
     return checks
+
+
+def _input_validators(problem: Problem, sandbox: Sandbox, scratch: Path,
+                      checks: list[TestDataCheck]) -> list[InputValidator]:
+    """A package's input validators, compiled once; one in a language judge cannot run here is noted (a passing
+    check naming what is missing), as a reference submission in such a language is skipped."""
+    programs = []
+    for index, path in enumerate(problem.input_validators):
+        label = f"{path.parent.name}/{path.name}"
+        try:
+            programs.append(InputValidator.build(path, label, sandbox, scratch, index))
+        except (SubmissionError, ToolchainMissing) as missing:
+            checks.append(TestDataCheck(problem.id, label, True, f"skipped: {missing}"))
+        except SpecError as error:
+            checks.append(TestDataCheck(problem.id, label, False, str(error)))
+    return programs
+
+
+def _with_input_validators(check: TestDataCheck, test: TestCase, programs: list[InputValidator]) -> TestDataCheck:
+    """`check` with every input validator's verdict on the test's input added."""
+    verdicts = [program(test.input_path) for program in programs]
+    failed = [verdict.message for verdict in verdicts if not verdict.legal]
+    if not failed:
+        return check
+    detail = "; ".join([check.detail, *failed] if check.detail else failed)
+    return TestDataCheck(check.problem_id, check.test, False, detail)
 
 
 def _check_test(problem_id: str, test: TestCase, validator: Path | None, box: ProblemCodeBox, checker: Checker,

@@ -119,10 +119,11 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
     ("name: X\n", {".timelimit": "fast\n"}, ".timelimit: must hold a number of seconds, got 'fast'"),
     ("name: X\n", {"data/secret/2.in": "2\n"}, "data/secret/2.ans: missing"),
     ("name: X\n", {"data/secret/testdata.yaml": "on_rejct: grade\n"}, "testdata.yaml: on_rejct: unknown key"),
-    ("name: X\n", {"submissions/acepted/a.py": "print(1)\n"}, "submissions/acepted: not a submissions folder"),
     ("name: X\n", {"submissions/accepted/a.py": "# @EXPECTED_RESULTS@: MAYBE\n"}, "unknown result 'MAYBE'"),
     ("problem_format_version: 2023-07-draft\ntype: interactive\n", {}, "type: interactive problems are not supported"),
-    ("name: X\n", {"output_validators/v/v.py": "\n"}, "output_validators: custom output validators are not supported"),
+    ("validation: custom\n", {}, "problem.yaml: validation: custom, but there is no output_validators/<name>/ folder"),
+    ("validation: custom\n", {"output_validators/a/v.py": "\n", "output_validators/b/v.py": "\n"},
+     "output_validators: 2 output validators; judge runs one"),
     ("name: X\n", {"data/secret/g/testdata.yaml": "output_validator_flags: case_sensitive\n", "data/secret/g/1.in": "1\n",
                    "data/secret/g/1.ans": "1\n"}, "groups with different output validator flags"),
 ])

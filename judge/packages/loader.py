@@ -1,8 +1,8 @@
 """A problem package as a `Problem`: our ProblemSpec filled from the package's problem.yaml, data/ and limits.
 
 What judge cannot do yet with a package is refused here, at loading, with one line saying what: interactive,
-multi-pass and submit-answer problems, scored problems, custom output validators, and groups whose output
-validator flags differ from the rest.
+multi-pass and submit-answer problems, scored problems, more than one custom output validator, and groups whose
+output validator flags differ from the rest.
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from judge.errors import SpecError
 from judge.packages import spec as package_spec
 from judge.packages.spec import PackageSpec
 from judge.packages.submissions import package_references
-from judge.packages.testdata import load_tests
+from judge.packages.testdata import PackageTest, load_tests
 from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
                                    MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
 from judge.packages.validator_flags import default_checker
-from judge.problem import SPEC_FILE, Problem, ProblemSpec, first_error
+from judge.problem import (PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files,
+                           first_error)
 
 UNSUPPORTED_TYPES = ("interactive", "multi-pass", "submit-answer", "scoring")
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
+INPUT_VALIDATORS_FOLDER = "input_validators"
 
 
 def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
@@ -39,7 +41,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     _refuse_unsupported(root, spec)
     flags = tuple(shlex.split(spec.validator_flags))
     package_tests, settings_files = load_tests(root, flags)
-    checker = _one_checker(root, package_tests, spec_path)
+    checker = _checker(root, spec, _shared_flags(root, package_tests))
     seconds, timelimit_file = given_time_limit(root, spec)
     source_limit = spec.limits.code or DEFAULT_CODE_KIB
     problem_spec = ProblemSpec(
@@ -51,8 +53,9 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     return Problem(
         root=root, spec=problem_spec, tests=tuple(test.case for test in package_tests),
         references=package_references(root, source_limit * 1024),
-        extra_files=(*settings_files, *([timelimit_file] if timelimit_file else [])),
-        time_rule=time_rule(spec), time_limit_pending=seconds is None,
+        extra_files=(*settings_files, *([timelimit_file] if timelimit_file else []),
+                     *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
+        time_rule=time_rule(spec), time_limit_pending=seconds is None, input_validators=_input_validators(root),
     )
 
 
@@ -80,17 +83,53 @@ def _refuse_unsupported(root: Path, spec: PackageSpec) -> None:
     for kind in UNSUPPORTED_TYPES:
         if kind in spec.types:
             raise SpecError(f"{spec_path}: type: {kind} problems are not supported by judge yet")
-    custom = spec.validation.split()[:1] == ["custom"]
-    folder = next((root / name for name in OUTPUT_VALIDATOR_FOLDERS if os.path.lexists(root / name)), None)
-    if custom or folder is not None:
-        where = folder if folder is not None else spec_path
-        raise SpecError(f"{where}: custom output validators are not supported by judge yet")
 
 
-def _one_checker(root: Path, package_tests: tuple[Any, ...], spec_path: Path) -> Any:
-    """The default validator with the flags every test shares; flags that differ between groups are refused."""
+def _input_validators(root: Path) -> tuple[Path, ...]:
+    """Each file or folder in input_validators/ (legacy and 2023-07; 2025-09 calls it input_validators/ too)."""
+    folder = root / INPUT_VALIDATORS_FOLDER
+    if not folder.is_dir() or folder.is_symlink():
+        return ()
+    return tuple(sorted(entry for entry in folder.iterdir() if not entry.name.startswith(".")))
+
+
+def _shared_flags(root: Path, package_tests: tuple[PackageTest, ...]) -> tuple[str, ...]:
+    """The output validator flags every test shares; flags that differ between groups are refused."""
     distinct = {test.validator_flags for test in package_tests}
     if len(distinct) > 1:
         raise SpecError(f"{root / 'data'}: groups with different output validator flags are not supported by judge "
                         f"yet; give the flags once, in problem.yaml")
-    return default_checker(next(iter(distinct)), spec_path)
+    return next(iter(distinct))
+
+
+def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSpec:
+    """The default output validator with `flags`, or the package's own (legacy `validation: custom` with
+    `output_validators/<name>/`; from 2023-07 on, an `output_validator/` folder), run with the flags and the
+    package's validation limits."""
+    folder = _validator_folder(root, spec)
+    if folder is None:
+        return default_checker(flags, root / SPEC_FILE)
+    options: dict[str, float | int | str | bool] = {
+        "path": folder.relative_to(root).as_posix(), "protocol": "package", "flags": " ".join(flags)}
+    if spec.limits.validation_time:
+        options["time"] = spec.limits.validation_time
+    if spec.limits.validation_memory:
+        options["memory"] = spec.limits.validation_memory
+    return CheckerSpec(name=PROGRAM_CHECKER, options=options)
+
+
+def _validator_folder(root: Path, spec: PackageSpec) -> Path | None:
+    legacy_custom = spec.legacy and spec.validation.split()[:1] == ["custom"]
+    names = OUTPUT_VALIDATOR_FOLDERS if legacy_custom else () if spec.legacy else OUTPUT_VALIDATOR_FOLDERS[1:]
+    folder = next((root / name for name in names if os.path.isdir(root / name)), None)
+    if folder is None:
+        if legacy_custom:
+            raise SpecError(f"{root / SPEC_FILE}: validation: custom, but there is no output_validators/<name>/ folder")
+        return None
+    entries = [entry for entry in sorted(folder.iterdir()) if not entry.name.startswith(".")]
+    folders = [entry for entry in entries if entry.is_dir() and not entry.is_symlink()]
+    if folders and len(entries) == len(folders):  # output_validators/<name>/: one validator per folder
+        if len(folders) > 1:
+            raise SpecError(f"{folder}: {len(folders)} output validators; judge runs one (keep one folder)")
+        return folders[0]
+    return folder

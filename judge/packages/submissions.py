@@ -37,6 +37,7 @@ FOLDERS: dict[str, Expectation] = {
     "brute_force": Expectation("brute_force", TLE | RTE),
 }
 """The specification's folders (partially_accepted: legacy, for scored problems, judged as AC)."""
+UNDEFINED = Expectation("?", frozenset())
 
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "ACCEPTED": AC, "CORRECT": AC,
@@ -49,8 +50,9 @@ PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
 
 
 def package_references(root: Path, source_limit_bytes: int) -> tuple[Reference, ...]:
-    """Every submission under root/submissions/, in folder then natural order; a folder the specification does
-    not define is a SpecError naming it."""
+    """Every submission under root/submissions/, in folder then natural order. Files in a folder the
+    specification does not define (`slow_accepted/`, or one a submissions.yaml would define) are listed as
+    skipped, as problemtools passes over them."""
     folder_root = root / SUBMISSIONS_FOLDER
     if not folder_root.is_dir() or folder_root.is_symlink():
         return ()
@@ -59,10 +61,13 @@ def package_references(root: Path, source_limit_bytes: int) -> tuple[Reference, 
         if folder.name.startswith(".") or not folder.is_dir() or folder.is_symlink():
             continue
         expectation = FOLDERS.get(folder.name)
-        if expectation is None:
-            raise SpecError(f"{folder}: not a submissions folder of the specification; use one of {', '.join(FOLDERS)}")
         for path in sorted(folder.iterdir(), key=lambda path: natural_key(path.name)):
-            if not path.name.startswith("."):
+            if path.name.startswith("."):
+                continue
+            if expectation is None:
+                skipped = f"{folder.name}/ is not a folder the specification defines"
+                found.append(Reference(path, UNDEFINED, skipped=skipped))
+            else:
                 found.append(_reference(path, expectation, source_limit_bytes))
     return tuple(found)
 
