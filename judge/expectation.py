@@ -15,18 +15,22 @@ class Expectation:
 
     short: str
     verdicts: frozenset[Verdict]
+    partial: bool = False
+    """A scored problem's partially accepted submission: AC, with less than the full score."""
 
     @classmethod
     def of(cls, verdict: Verdict) -> Expectation:
         return cls(verdict.short, frozenset({verdict}))
 
-    def met_by(self, verdict: Verdict) -> bool:
+    def met_by(self, verdict: Verdict, score: float | None = None, max_score: float | None = None) -> bool:
+        if self.partial:
+            return verdict in self.verdicts and score is not None and max_score is not None and score < max_score
         return verdict in self.verdicts
 
     @property
     def accepted(self) -> bool:
         """Only AC meets it: the submission must pass every test (and may set a derived time limit)."""
-        return self.verdicts == {Verdict.AC}
+        return self.verdicts == {Verdict.AC} and not self.partial
 
 
 @dataclass(frozen=True)

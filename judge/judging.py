@@ -74,14 +74,29 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
             )
             compiled = program.compile()
             if not compiled.ok:
-                return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
-            cases = []
-            for test in problem.tests:
-                cases.append(_judge_case(setup, test))
-                if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-                    break
+                zero = dict(score=0.0, max_score=round(problem.scoring.max_score(), 6)) if problem.scoring else {}
+                return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message, **zero)
+            cases = _judge_cases(setup, options)
+    if problem.scoring is not None:
+        verdict, score = problem.scoring.grade({case.name: case.verdict for case in cases})
+        return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message,
+                                score=round(score, 6), max_score=round(problem.scoring.max_score(), 6))
     verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
     return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
+
+
+def _judge_cases(setup: _Setup, options: RunOptions) -> list[CaseResult]:
+    """Every test in order; with `fail_fast`, up to the first that is not AC. A scored problem's tests are all
+    judged (a failure does not decide its score), except those after a failure in a group that breaks."""
+    scoring = setup.problem.scoring
+    cases: list[CaseResult] = []
+    for test in setup.problem.tests:
+        if scoring is not None and test.name in scoring.skipped_by_break({case.name: case.verdict for case in cases}):
+            continue
+        cases.append(_judge_case(setup, test))
+        if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
+            break
+    return cases
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from judge.errors import SpecError
 from judge.expectation import Reference
+from judge.scoring import ScoreGroup
 from judge.intake import Refused, kind_refusal, read_source
 
 SPEC_FILE = "problem.yaml"
@@ -117,7 +118,8 @@ class Problem:
     time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
     is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
     problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
-    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid).
+    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
+    the groups that grade a scored problem (judge/scoring.py); None for pass-fail.
     """
 
     root: Path
@@ -128,6 +130,7 @@ class Problem:
     time_rule: TimeRule | None = None
     time_limit_pending: bool = False
     input_validators: tuple[Path, ...] = ()
+    scoring: ScoreGroup | None = None
     generated: tuple[tuple[str, bytes], ...] = ()
 
     @property
@@ -196,6 +199,24 @@ def require_regular(path: Path) -> None:
     reason = kind_refusal(path.lstat().st_mode)
     if reason:
         raise SpecError(f"{path}: {reason}; a problem's files must be regular files inside its folder")
+
+
+def link_target_inside(path: Path, root: Path) -> Path | None:
+    """For a symbolic link whose target (fully resolved) is a regular file inside `root`, that target; else None.
+    Problem packages link one group's tests into another; a link leaving the folder is never followed."""
+    if not path.is_symlink():
+        return None
+    target = Path(os.path.realpath(path))
+    inside = Path(os.path.realpath(root))
+    if inside not in target.parents or not target.is_file():
+        return None
+    return target
+
+
+def require_regular_inside(path: Path, root: Path) -> None:
+    """`require_regular`, except that a link to a regular file inside `root` is accepted (link_target_inside)."""
+    if link_target_inside(path, root) is None:
+        require_regular(path)
 
 
 class _SpecLoader(yaml.SafeLoader):

@@ -39,10 +39,20 @@ class SubmissionResult:
     verdict: Verdict
     cases: tuple[CaseResult, ...] = ()
     compile_message: str = ""
+    score: float | None = None
+    max_score: float | None = None
+    """A scored problem's score (judge/scoring.py) and the most it can be; None for pass-fail problems."""
 
     @property
     def passed(self) -> int:
         return sum(case.verdict is Verdict.AC for case in self.cases)
+
+    @property
+    def score_shown(self) -> str:
+        """`50/100` for a scored problem's result, else empty."""
+        if self.score is None:
+            return ""
+        return f"{self.score:g}/{self.max_score:g}" if self.max_score is not None else f"{self.score:g}"
 
     @property
     def slowest_cpu_seconds(self) -> float:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem, link_target_inside
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class ProblemPack:
             paths.append(problem.root / problem.spec.validator)
         for test in problem.tests:
             paths += [test.input_path, test.answer_path]
-        packed = {path.relative_to(problem.root).as_posix(): _problem_file(path) for path in paths}
+        packed = {path.relative_to(problem.root).as_posix(): _problem_file(path, problem.root) for path in paths}
         packed.update(problem.generated)
         folder = problem.root.resolve().name
         return cls(problem_id=problem.id, files=tuple(sorted(packed.items())), test_count=len(problem.tests),
@@ -67,10 +67,11 @@ class ProblemPack:
         return into
 
 
-def _problem_file(path: Path) -> bytes:
-    """A problem file's bytes; `load_problem` checked it is a regular file, so a refusal means it was replaced since."""
+def _problem_file(path: Path, root: Path) -> bytes:
+    """A problem file's bytes; `load_problem` checked it is a regular file (or a package's link to one inside the
+    folder, packed as a copy), so a refusal means it was replaced since."""
     try:
-        return read_source(path, None)
+        return read_source(link_target_inside(path, root) or path, None)
     except Refused as refused:
         message = f"{path}: {refused.reason}; a problem's files must be regular files inside its folder"
         raise SpecError(message) from None

@@ -1,7 +1,7 @@
 """A problem package as a `Problem`: our ProblemSpec filled from the package's problem.yaml, data/ and limits.
 
 What judge cannot do yet with a package is refused here, at loading, with one line saying what: interactive,
-multi-pass and submit-answer problems, scored problems, more than one custom output validator, and groups whose
+multi-pass and submit-answer problems, more than one custom output validator, and groups whose
 output validator flags differ from the rest.
 """
 
@@ -25,7 +25,7 @@ from judge.packages.validator_flags import default_checker
 from judge.problem import (PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files,
                            first_error)
 
-UNSUPPORTED_TYPES = ("interactive", "multi-pass", "submit-answer", "scoring")
+UNSUPPORTED_TYPES = ("interactive", "multi-pass", "submit-answer")
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
 INPUT_VALIDATORS_FOLDER = "input_validators"
 
@@ -40,8 +40,8 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     _check_version_keys(spec_path, spec, raw)
     _refuse_unsupported(root, spec)
     flags = tuple(shlex.split(spec.validator_flags))
-    package_tests, settings_files = load_tests(root, flags)
-    checker = _checker(root, spec, _shared_flags(root, package_tests))
+    data = load_tests(root, flags, legacy=spec.legacy)
+    checker = _checker(root, spec, _shared_flags(root, data.tests))
     seconds, timelimit_file = given_time_limit(root, spec)
     source_limit = spec.limits.code or DEFAULT_CODE_KIB
     problem_spec = ProblemSpec(
@@ -51,9 +51,10 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         source_limit=source_limit,
     )
     return Problem(
-        root=root, spec=problem_spec, tests=tuple(test.case for test in package_tests),
+        root=root, spec=problem_spec, tests=tuple(test.case for test in data.tests),
+        scoring=data.groups if "scoring" in spec.types else None,
         references=package_references(root, source_limit * 1024),
-        extra_files=(*settings_files, *([timelimit_file] if timelimit_file else []),
+        extra_files=(*data.settings_files, *([timelimit_file] if timelimit_file else []),
                      *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
         time_rule=time_rule(spec), time_limit_pending=seconds is None, input_validators=_input_validators(root),
     )

@@ -29,14 +29,14 @@ RTE = frozenset({Verdict.RE, Verdict.MLE, Verdict.OLE})
 
 FOLDERS: dict[str, Expectation] = {
     "accepted": Expectation("AC", AC),
-    "partially_accepted": Expectation("PAC", AC),
+    "partially_accepted": Expectation("PAC", AC, partial=True),
     "wrong_answer": Expectation("WA", WA),
     "time_limit_exceeded": Expectation("TLE", TLE),
     "run_time_error": Expectation("RTE", RTE),
     "rejected": Expectation("rejected", WA | TLE | RTE),
     "brute_force": Expectation("brute_force", TLE | RTE),
 }
-"""The specification's folders (partially_accepted: legacy, for scored problems, judged as AC)."""
+"""The specification's folders (partially_accepted: legacy, for scored problems: AC with less than full score)."""
 UNDEFINED = Expectation("?", frozenset())
 
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {

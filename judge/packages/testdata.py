@@ -8,6 +8,7 @@ the tests whose names start with `sample`, as for our own problems.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from judge.errors import SpecError
 from judge.packages.detect import DATA_FOLDER
-from judge.problem import TestCase, first_error, natural_key, read_spec_mapping, require_regular
+from judge.problem import (TestCase, first_error, natural_key, read_spec_mapping, require_regular,
+                           require_regular_inside)
+from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup
 
 GROUPS = ("sample", "secret")
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
@@ -41,6 +44,9 @@ class GroupSettings(BaseModel):
     reject_score: float | None = None
     range: str | None = None
     scoring: dict[str, Any] | None = None
+    max_score: int | float | str | None = None
+    score_aggregation: str | None = None
+    require_pass: Any = None
     static_validation: Any = None
     full_feedback: bool | None = None
     max_validator_args: Any = None
@@ -63,42 +69,109 @@ class PackageTest:
     validator_flags: tuple[str, ...]
 
 
-def load_tests(root: Path, flags: tuple[str, ...]) -> tuple[tuple[PackageTest, ...], tuple[Path, ...]]:
-    """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default), and the
-    settings files that were read (they affect judging, so they travel with the problem)."""
+@dataclass(frozen=True)
+class TestData:
+    """What data/ holds: the tests in judging order, the group tree that grades them (used when the problem is
+    scored), and the settings files read (they affect judging, so they travel with the problem)."""
+
+    tests: tuple[PackageTest, ...]
+    groups: ScoreGroup
+    settings_files: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class _Inherited:
+    """What a group passes down to its subgroups."""
+
+    flags: tuple[str, ...]
+    accept_score: float
+    reject_score: float
+    break_on_reject: bool
+
+
+def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
+    """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default)."""
     data = root / DATA_FOLDER
-    settings_files: list[Path] = []
-    top = _settings(data, settings_files)
-    inherited = top.validator_flags() if top is not None and top.validator_flags() is not None else flags
+    read: list[Path] = []
     tests: list[PackageTest] = []
+    top = _settings(data, read)
+    inherited = _inherit(_Inherited(flags, 1.0, 0.0, False), top)
+    items: list[str | ScoreGroup] = []
     for group in GROUPS:
         folder = data / group
         if folder.is_dir() and not folder.is_symlink():
-            _walk(data, folder, inherited, tests, settings_files)
+            start = inherited
+            if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing
+                start = dataclasses.replace(inherited, accept_score=0.0)
+            items.append(_walk(data, folder, start, tests, read))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
-    return tuple(tests), tuple(settings_files)
+    return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(read))
 
 
-def _walk(data: Path, folder: Path, flags: tuple[str, ...], tests: list[PackageTest], read: list[Path]) -> None:
+def _walk(data: Path, folder: Path, parent: _Inherited, tests: list[PackageTest], read: list[Path]) -> ScoreGroup:
     settings = _settings(folder, read)
-    if settings is not None and settings.validator_flags() is not None:
-        flags = settings.validator_flags() or ()
-    entries = sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name))
-    for entry in entries:
+    inherited = _inherit(parent, settings)
+    items: list[str | ScoreGroup] = []
+    for entry in sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name)):
         path = Path(entry.path)
         if entry.name.startswith("."):
             continue
         if entry.is_dir(follow_symlinks=False):
-            _walk(data, path, flags, tests, read)
+            items.append(_walk(data, path, inherited, tests, read))
         elif entry.name.endswith(".in"):
             answer = path.with_suffix(".ans")
             if not os.path.lexists(answer):
                 raise SpecError(f"{answer}: missing; every .in needs its .ans (the reference answer)")
             for file in (path, answer):
-                require_regular(file)
+                require_regular_inside(file, data.parent)
             name = path.relative_to(data).with_suffix("").as_posix()
-            tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer), flags))
+            tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer), inherited.flags))
+            items.append(name)
+    return _group(folder.relative_to(data).as_posix(), tuple(items), inherited, settings)
+
+
+def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
+    if settings is None:
+        return parent
+    flags = settings.validator_flags()
+    return _Inherited(
+        flags=parent.flags if flags is None else flags,
+        accept_score=parent.accept_score if settings.accept_score is None else settings.accept_score,
+        reject_score=parent.reject_score if settings.reject_score is None else settings.reject_score,
+        break_on_reject=parent.break_on_reject if settings.on_reject is None else settings.on_reject == "break",
+    )
+
+
+def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited,
+           settings: GroupSettings | None) -> ScoreGroup:
+    """The group's grading: legacy `grader_flags`, or 2023-07's `scoring: {score, aggregation}` (2025-09's
+    `max_score` and `score_aggregation`), where a group's score is spread over its own tests."""
+    group = ScoreGroup(name, items, inherited.accept_score, inherited.reject_score,
+                       break_on_reject=inherited.break_on_reject)
+    if settings is None:
+        return group
+    words = (settings.grader_flags or "").split()
+    for word in words:
+        if word not in (*AGGREGATIONS, *VERDICT_MODES, *FLAGS):
+            raise SpecError(f"{name or 'data'}: grader_flags: unknown flag {word!r}; use "
+                            f"{', '.join((*AGGREGATIONS, *VERDICT_MODES, *FLAGS))}")
+    aggregation = next((word for word in reversed(words) if word in AGGREGATIONS), "sum")
+    mode = next((word for word in reversed(words) if word in VERDICT_MODES), "worst_error")
+    group = dataclasses.replace(group, aggregation=aggregation, verdict_mode=mode,
+                                accept_if_any="accept_if_any_accepted" in words, ignore_sample="ignore_sample" in words)
+    scoring = dict(settings.scoring or {})
+    score = scoring.get("score", settings.max_score)
+    aggregation = scoring.get("aggregation", settings.score_aggregation)
+    if aggregation is not None:
+        if aggregation not in ("sum", "min", "pass-fail"):
+            raise SpecError(f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, got {aggregation!r}")
+        group = dataclasses.replace(group, aggregation="min" if aggregation == "min" else "sum")
+    if isinstance(score, int | float) and not isinstance(score, bool):
+        own = sum(isinstance(item, str) for item in items) or 1
+        per_test = float(score) if group.aggregation == "min" else float(score) / own
+        group = dataclasses.replace(group, accept_score=per_test)
+    return group
 
 
 def _settings(folder: Path, read: list[Path]) -> GroupSettings | None:

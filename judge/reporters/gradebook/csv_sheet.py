@@ -1,4 +1,5 @@
-"""grades.csv: one row per student, the verdict's short code per problem (empty if not submitted), then the score.
+"""grades.csv: one row per student, the verdict's short code per problem (empty if not submitted; with the score on a
+scored problem, `AC 50/100`), then the score.
 
 Student names and problem ids are hostile text: they pass `csv_cell`, so a name like `=HYPERLINK(...)` stays text
 in a spreadsheet; the verdicts and scores are the judge's own and stay as they are.
@@ -10,6 +11,7 @@ import csv
 import io
 
 from judge.grading.gradebook import Gradebook, format_score
+from judge.grading.store import StoredResult
 from judge.inert import csv_cell
 
 
@@ -19,8 +21,14 @@ def render(gradebook: Gradebook) -> str:
     writer.writerow(["student", *(csv_cell(problem.id) for problem in gradebook.problems), "score"])
     for student in gradebook.students:
         cells = [
-            result.verdict.short if (result := gradebook.result(student, problem.id)) is not None else ""
+            _cell(result) if (result := gradebook.result(student, problem.id)) is not None else ""
             for problem in gradebook.problems
         ]
         writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student))])
     return buffer.getvalue()
+
+
+def _cell(result: StoredResult) -> str:
+    """The verdict, and on a scored problem its score: `AC 50/100`."""
+    shown = result.result.score_shown if result.result is not None else ""
+    return f"{result.verdict.short} {shown}" if shown else result.verdict.short

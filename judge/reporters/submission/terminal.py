@@ -69,4 +69,6 @@ def report(result: SubmissionResult, stream: TextIO) -> None:
     overall = Text("result: ")
     overall.append(f"{result.verdict.short} ({result.verdict.boj_name})", style=f"bold {result.verdict.colour}")
     overall.append(f"  {result.passed}/{len(result.cases)} tests passed")
+    if result.score is not None:
+        overall.append(f"  score {result.score_shown}", style="bold")
     console.print(overall)
