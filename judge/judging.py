@@ -15,10 +15,12 @@ from pathlib import Path
 
 from judge import execute
 from judge.checkers import Checker, open_checker
+from judge.checkers.program import ProgramChecker
 from judge.classify import classify
-from judge.errors import SpecError, SubmissionError
-from judge.execute import Limits
+from judge.errors import JudgeFailure, SpecError, SubmissionError
+from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
+from judge.interactive import interact
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
 from judge.languages import Toolchain, detect_language, resolve_toolchain
@@ -126,6 +128,8 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
     language = setup.program.toolchain.language
     argv = setup.program.command(language.run, setup.limits.memory_mib)
     spec = setup.program.run_spec(argv, test.input_path, "run")
+    if setup.problem.interactive:
+        return _interactive_case(setup, test, spec)
     stats = execute.run(spec, setup.limits)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
@@ -139,6 +143,17 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
     checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if test.is_sample and checked.verdict in (Verdict.WA, Verdict.PE) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+
+
+def _interactive_case(setup: _Setup, test: TestCase, spec: RunSpec) -> CaseResult:
+    """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
+    if not isinstance(setup.checker, ProgramChecker):
+        raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
+    done = interact(spec, setup.limits, setup.program.toolchain.language.memory_errors, setup.checker, test)
+    stats = done.submission
+    return CaseResult(name=test.name, verdict=done.verdict, cpu_seconds=round(stats.cpu_seconds, 3),
+                      wall_seconds=round(stats.wall_seconds, 3), peak_mib=round(stats.peak_mib, 1),
+                      message=done.message, is_sample=test.is_sample)
 
 
 def _diff(answer: bytes, output: bytes) -> str:

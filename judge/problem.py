@@ -119,7 +119,8 @@ class Problem:
     is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
     problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
     validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
-    the groups that grade a scored problem (judge/scoring.py); None for pass-fail.
+    the groups that grade a scored problem (judge/scoring.py); None for pass-fail. interactive: the checker (a
+    program) talks with the submission while it runs (judge/interactive.py).
     """
 
     root: Path
@@ -131,6 +132,7 @@ class Problem:
     time_limit_pending: bool = False
     input_validators: tuple[Path, ...] = ()
     scoring: ScoreGroup | None = None
+    interactive: bool = False
     generated: tuple[tuple[str, bytes], ...] = ()
 
     @property

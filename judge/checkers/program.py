@@ -23,7 +23,7 @@ from judge import execute
 from judge.checkers.base import CheckResult
 from judge.classify import classify
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.execute import Limits
+from judge.execute import Limits, RunSpec, RunStats
 from judge.languages import detect_language, resolve_toolchain
 from judge.program import Program
 from judge.problem_code import PROBLEM_CODE_LIMITS
@@ -101,7 +101,17 @@ class ProgramChecker:
         program = build_program(path, label, sandbox, scratch, scratch / "checker-program")
         return cls(program=program, label=label, protocol=protocol, flags=flags, limits=limits)
 
+    @property
+    def limits(self) -> Limits:
+        return self._limits
+
     def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        spec = self.prepare(input=input, output=output, answer=answer)
+        return self.conclude(execute.run(spec, self._limits))
+
+    def prepare(self, *, input: bytes, output: bytes, answer: bytes) -> RunSpec:
+        """The run of this checker on one test (its case folder written): the output arrives on stdin. An
+        interactive problem replaces that stdin (and the stdout) with pipes to the submission."""
         program, case = self._program, self._case
         shutil.rmtree(case)
         (case / "feedback").mkdir(parents=True)
@@ -116,12 +126,12 @@ class ProgramChecker:
             arguments = [f"{inside}/input", f"{inside}/output", f"{inside}/answer"]
         mounts = dataclasses.replace(program.mounts, writable_program_dir=True)  # the feedback folder
         program.sandbox.grant_write(case)
-        language = program.toolchain.language
-        argv = program.command(language.run, self._limits.memory_mib, mounts)
-        argv = [*argv, *arguments]
-        spec = program.run_spec(argv, team_output, "checker", mounts)
-        stats = execute.run(spec, self._limits)
-        failure = classify(stats, self._limits, language.memory_errors)
+        argv = program.command(program.toolchain.language.run, self._limits.memory_mib, mounts)
+        return program.run_spec([*argv, *arguments], team_output, "checker", mounts)
+
+    def conclude(self, stats: RunStats) -> CheckResult:
+        """The verdict of a finished run of `prepare`'s spec; JudgeFailure when the checker itself failed."""
+        failure = classify(stats, self._limits, self._program.toolchain.language.memory_errors)
         if failure is not None and failure.verdict is not Verdict.RE:
             raise JudgeFailure(f"{self._label}: {failure.verdict.short}: {failure.message}")
         code = stats.exit_code

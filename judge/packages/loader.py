@@ -25,7 +25,7 @@ from judge.packages.validator_flags import default_checker
 from judge.problem import (PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files,
                            first_error)
 
-UNSUPPORTED_TYPES = ("interactive", "multi-pass", "submit-answer")
+UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
 INPUT_VALIDATORS_FOLDER = "input_validators"
 
@@ -52,7 +52,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     )
     return Problem(
         root=root, spec=problem_spec, tests=tuple(test.case for test in data.tests),
-        scoring=data.groups if "scoring" in spec.types else None,
+        scoring=data.groups if "scoring" in spec.types else None, interactive="interactive" in spec.types,
         references=package_references(root, source_limit * 1024),
         extra_files=(*data.settings_files, *([timelimit_file] if timelimit_file else []),
                      *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
@@ -109,6 +109,8 @@ def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSp
     package's validation limits."""
     folder = _validator_folder(root, spec)
     if folder is None:
+        if "interactive" in spec.types:
+            raise SpecError(f"{root / SPEC_FILE}: type: interactive needs an output validator (output_validator/)")
         return default_checker(flags, root / SPEC_FILE)
     options: dict[str, float | int | str | bool] = {
         "path": folder.relative_to(root).as_posix(), "protocol": "package", "flags": " ".join(flags)}
