@@ -1,4 +1,4 @@
 import sys
 
-sys.stdout.write("500\n")  # never flushed: both sides wait
+sys.stdout.write("500")  # no newline, never flushed: each side waits for the other
 sys.stdin.readline()
