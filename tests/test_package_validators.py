@@ -135,3 +135,22 @@ def test_a_program_checker_must_be_a_file_inside(tmp_path: Path, checker: str, m
     with pytest.raises(SpecError, match="problem.yaml: " + message.replace("{", "\\{").replace("}", "\\}")
                        .replace(".", "\\.").replace("(", "\\(")):
         load_problem_folder(root)
+
+
+def test_a_validator_is_compiled_once_per_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge.checkers.program import build_program
+    from judge.program import Program
+    from judge.sandbox import choose_sandbox
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    sandbox = choose_sandbox("none")
+    first = build_program(ANYSUM / "output_validator", "v", sandbox, tmp_path, tmp_path / "first")
+    assert (first.mounts.program_dir / "main").is_file()
+    assert len(list((tmp_path / "cache" / "judge" / "programs").iterdir())) == 1
+
+    def no_compiling(self: Program) -> None:
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(Program, "compile", no_compiling)
+    second = build_program(ANYSUM / "output_validator", "v", sandbox, tmp_path, tmp_path / "second")
+    assert (second.mounts.program_dir / "main").read_bytes() == (first.mounts.program_dir / "main").read_bytes()

@@ -7,7 +7,7 @@ Codeforces Polygon testlib checker.
 Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE); `teammessage.txt` (else
 `judgemessage.txt`) in the feedback folder is the message. Testlib protocol: exit 0 AC, 1 WA, 2 PE, 3 the
 checker's own failure (JE), 7 partial points (WA until scoring, with the points in the message); its stderr is
-the message. The source is compiled once per submission with the files beside it (a `testlib.h`, a
+the message. The source is compiled once per machine (build_program keeps it) with the files beside it (a `testlib.h`, a
 `validate.h`), and runs in the sandbox like a submission, under its own limits (PROBLEM_CODE_LIMITS, or the
 package's validation limits). A checker that crashes, hangs or exits with another code is JE, never the student's
 verdict.
@@ -16,7 +16,10 @@ verdict.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import shutil
+import tempfile
 from pathlib import Path
 
 from judge import execute
@@ -24,7 +27,7 @@ from judge.checkers.base import CheckResult
 from judge.classify import classify
 from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec, RunStats
-from judge.languages import detect_language, resolve_toolchain
+from judge.languages import Toolchain, cache_dir, detect_language, resolve_toolchain
 from judge.program import Program
 from judge.problem_code import PROBLEM_CODE_LIMITS
 from judge.sandbox import Sandbox
@@ -49,19 +52,51 @@ def program_limits(options: dict[str, float | int | str | bool]) -> Limits:
 
 def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folder: Path) -> Program:
     """The problem's program at `path` (a file, or a folder holding one source) compiled in `folder` with the
-    files beside it; JudgeFailure if it does not compile (the problem is broken, not a submission)."""
+    files beside it; JudgeFailure if it does not compile (the problem is broken, not a submission).
+
+    Compiled once per machine: the built folder is kept in the judge's cache under a hash of the sources, the
+    language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
     source = main_source(path)
     toolchain = resolve_toolchain(detect_language(source))
+    siblings = sorted(sibling for sibling in source.parent.iterdir()
+                      if sibling != source and sibling.is_file() and not sibling.is_symlink())
+    cached = cache_dir() / "programs" / _build_key(toolchain, source, siblings)
     folder.mkdir()
-    for sibling in source.parent.iterdir():
-        if sibling != source and sibling.is_file() and not sibling.is_symlink():
-            shutil.copyfile(sibling, folder / sibling.name)
+    for sibling in siblings:
+        shutil.copyfile(sibling, folder / sibling.name)
     program = Program.write(toolchain, sandbox, scratch, folder, source.read_bytes(), source.name)
+    if cached.is_dir():
+        shutil.copytree(cached, folder, dirs_exist_ok=True)
+        return program
     compiled = program.compile()
     if not compiled.ok:
         first = compiled.message.strip().splitlines()[:1]
         raise JudgeFailure(f"{label}: does not compile: {first[0] if first else 'no message'}")
+    _keep(folder, cached)
     return program
+
+
+def _build_key(toolchain: Toolchain, source: Path, siblings: list[Path]) -> str:
+    hasher = hashlib.sha256(json.dumps([toolchain.language.key, toolchain.paths, toolchain.static_linking]).encode())
+    for file in (source, *siblings):
+        content = file.read_bytes()
+        hasher.update(len(file.name).to_bytes(8, "big") + file.name.encode() + len(content).to_bytes(8, "big"))
+        hasher.update(content)
+    return hasher.hexdigest()
+
+
+def _keep(folder: Path, cached: Path) -> None:
+    """Store the built `folder` as `cached`, atomically (a concurrent worker may store the same build)."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=cached.parent))
+        shutil.copytree(folder, staging, dirs_exist_ok=True)
+        try:
+            staging.rename(cached)
+        except OSError:  # another worker stored it first
+            shutil.rmtree(staging, ignore_errors=True)
+    except OSError:
+        return  # no cache (a read-only home): the next submission compiles again
 
 
 def main_source(path: Path) -> Path:
