@@ -48,8 +48,9 @@ class _Setup:
 def judge_submission(problem: Problem, source: Path, options: RunOptions) -> SubmissionResult:
     """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`)."""
     if problem.time_limit_pending:
-        raise SpecError(f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; `judge verify "
-                        f"{problem.root}` derives one from its accepted submissions: write it there (or in .timelimit)")
+        raise SpecError(f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; "
+                        f"`judge verify {problem.root}` derives one from its accepted submissions: write it there "
+                        f"(or in .timelimit)")
     if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file")
     text = read_source(source, options.source_limit_bytes(problem.spec.source_limit))  # never a link, FIFO, ...

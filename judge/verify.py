@@ -206,7 +206,8 @@ def verify(
     judged = _judge_references([(problem, ref) for problem in problems for ref in references[problem.id]
                                 if not ref.skipped], options, executor, progress)
     report.submissions = [
-        judged.get((problem.id, ref.path)) or SubmissionCheck(problem.id, ref.path, ref.expectation, skipped=ref.skipped)
+        judged.get((problem.id, ref.path))
+        or SubmissionCheck(problem.id, ref.path, ref.expectation, skipped=ref.skipped)
         for problem in problems for ref in references[problem.id]
     ]
     return report

@@ -67,7 +67,8 @@ def _copy(source: Path, tmp_path: Path) -> Path:
 def test_a_validator_that_breaks_the_protocol_is_a_judge_error(tmp_path: Path) -> None:
     root = _copy(ANYORDER, tmp_path)
     (root / "output_validators/same_numbers/validate.py").write_text("import sys\nsys.exit(1)\n")
-    done = judge("run", "--sandbox", "none", "--format", "json", str(root), str(root / "submissions/accepted/reversed.py"))
+    source = root / "submissions/accepted/reversed.py"
+    done = judge("run", "--sandbox", "none", "--format", "json", str(root), str(source))
     assert done.returncode == 3, done.stdout + done.stderr
     case = json.loads(done.stdout)["cases"][0]
     assert case["verdict"] == "JE"

@@ -110,7 +110,8 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
 @pytest.mark.parametrize(("spec", "files", "message"), [
     ("name: X\nlimts: {memory: 5}\n", {}, "problem.yaml: limts: unknown key"),
     ("name: X\nlimits: {memory: lots}\n", {}, "problem.yaml: limits.memory: must be a whole number"),
-    ("problem_format_version: 2023-07-draft\nvalidation: custom\n", {}, "problem.yaml: validation: 2023-07-draft has no"),
+    ("problem_format_version: 2023-07-draft\nvalidation: custom\n", {},
+     "problem.yaml: validation: 2023-07-draft has no"),
     ("limits: {time_limit: 2}\n", {}, "problem.yaml: limits.time_limit: the legacy format has no such key"),
     ("problem_format_version: 1999\n", {}, "problem.yaml: problem_format_version: "),
     ("validator_flags: float_tolerance\n", {}, "problem.yaml: validator flags: float_tolerance needs a number"),
@@ -125,8 +126,9 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
     ("validation: custom\n", {}, "problem.yaml: validation: custom, but there is no output_validators/<name>/ folder"),
     ("validation: custom\n", {"output_validators/a/v.py": "\n", "output_validators/b/v.py": "\n"},
      "output_validators: 2 output validators; judge runs one"),
-    ("name: X\n", {"data/secret/g/testdata.yaml": "output_validator_flags: case_sensitive\n", "data/secret/g/1.in": "1\n",
-                   "data/secret/g/1.ans": "1\n"}, "groups with different output validator flags"),
+    ("name: X\n", {"data/secret/g/testdata.yaml": "output_validator_flags: case_sensitive\n",
+                   "data/secret/g/1.in": "1\n", "data/secret/g/1.ans": "1\n"},
+     "groups with different output validator flags"),
 ])
 def test_package_mistakes_are_one_line_naming_the_file(tmp_path: Path, spec: str, files: dict[str, str],
                                                        message: str) -> None:

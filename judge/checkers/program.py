@@ -6,11 +6,11 @@ Codeforces Polygon testlib checker.
 
 Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE); `teammessage.txt` (else
 `judgemessage.txt`) in the feedback folder is the message. Testlib protocol: exit 0 AC, 1 WA, 2 PE, 3 the
-checker's own failure (JE), 7 partial points (WA until scoring, with the points in the message); its stderr is
-the message. The source is compiled once per machine (build_program keeps it) with the files beside it (a `testlib.h`, a
-`validate.h`), and runs in the sandbox like a submission, under its own limits (PROBLEM_CODE_LIMITS, or the
-package's validation limits). A checker that crashes, hangs or exits with another code is JE, never the student's
-verdict.
+checker's own failure (JE), 7 partial points (WA, with the points in the message: a test's partial score is
+not used yet); its stderr is the message. The source is compiled once per machine (build_program keeps it)
+with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a submission, under its
+own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that crashes, hangs or exits
+with another code is JE, never the student's verdict.
 """
 
 from __future__ import annotations
