@@ -1,6 +1,7 @@
 """`judge answers`: write each test's .ans from a reference solution's output, run as a submission runs.
 
-The reference is `--reference FILE`, else the first file (natural order) in `submissions/<id>/accepted/`. It runs
+The reference is `--reference FILE`, else the first file (natural order) in `submissions/<id>/accepted/` (a
+package's own accepted submission). It runs
 through the same engine, limits and sandbox as `judge run`, so an answer is what a correct program prints here.
 Nothing is written unless the reference ends cleanly on every test, and an existing .ans that differs from the
 reference's output is kept unless `force` says otherwise: the .ans may be the trusted one and the reference wrong.
@@ -31,9 +32,16 @@ class AnswerFile:
 
 
 def reference_for(problem: Problem, submissions_dir: Path, reference: Path | None) -> Path:
-    """The reference solution: the one given, else the first accepted reference submission of the problem."""
+    """The reference solution: the one given, else the first accepted reference submission of the problem (a
+    package's own, in its submissions/accepted/)."""
     if reference is not None:
         return reference
+    if problem.references is not None:
+        for ref in problem.references:
+            if ref.expectation.accepted and not ref.skipped:
+                return ref.path
+        raise SubmissionError(f"{problem.root / 'submissions' / 'accepted'}: no accepted submission this machine "
+                              f"can run; put your solution there or give --reference FILE")
     accepted = submissions_dir / problem.id / "accepted"
     files = [Path(entry.path) for entry in visible_entries(accepted, missing_ok=True)
              if entry.is_file(follow_symlinks=False)]

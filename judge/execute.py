@@ -94,6 +94,10 @@ class RunSpec:
     limit_address_space: bool = True
     signals_as_exit_codes: bool = False
     syscall_filter: LoadableFilter | None = None
+    stdin_fd: int | None = None
+    stdout_fd: int | None = None
+    """Pipe ends to use instead of stdin_path / stdout_path (an interactive problem's two programs talk through
+    pipes). `run` owns them: it closes the judge's copies once the child has started."""
 
 
 def memory_enforcement() -> str:
@@ -125,15 +129,20 @@ def _run(spec: RunSpec, limits: Limits, group: cgroups.RunGroup | None) -> RunSt
     # The child could reopen its stdin for writing through /proc/self/fd/0 whatever mode it was opened in (in the
     # box too: the box's uid maps to the file's owner), so it reads a private copy, never the problem's test file.
     stdin_copy = spec.stdout_path.with_name(f"{spec.stdout_path.name}.stdin")
-    shutil.copyfile(spec.stdin_path, stdin_copy)
+    if spec.stdin_fd is None:
+        shutil.copyfile(spec.stdin_path, stdin_copy)
     try:
-        with open(stdin_copy, "rb") as stdin, open(spec.stdout_path, "wb") as stdout, \
-                open(spec.stderr_path, "wb") as stderr:
+        with open(stdin_copy if spec.stdin_fd is None else os.devnull, "rb") as stdin, \
+                open(spec.stdout_path, "wb") as stdout, open(spec.stderr_path, "wb") as stderr:
             started = time.monotonic()
-            process = start(spec.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=spec.cwd,
+            process = start(spec.argv, stdin=stdin if spec.stdin_fd is None else spec.stdin_fd,
+                            stdout=stdout if spec.stdout_fd is None else spec.stdout_fd, stderr=stderr, cwd=spec.cwd,
                             env={**spec.env, RUN_TOKEN_VARIABLE: token}, preexec_fn=preexec)
     finally:
         stdin_copy.unlink(missing_ok=True)  # the child keeps its open descriptor to the copy
+        for descriptor in (spec.stdin_fd, spec.stdout_fd):
+            if descriptor is not None:
+                os.close(descriptor)  # the child has its own copy; the pipe's other end must see it close
     if group is not None:
         group.reset_peak()
     spawned = proctree.Spawned(process.pid, forks_before, token)

@@ -19,27 +19,27 @@ from typing import Any
 
 from judge import execute
 from judge.checkers import Checker, open_checker
+from judge.checkers.program import ProgramChecker
 from judge.classify import Classification, classify
-from judge.errors import SubmissionError
+from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
+from judge.interactive import interact
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
-from judge.languages import Toolchain, detect_language, resolve_toolchain
+from judge.languages import detect_language, resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import Problem, ProblemSpec, TestCase
+from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
+from judge.program import Compiled, Program
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 
-COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
 DIFF_LINES = 12
 HIDDEN_DIFF_BYTES = 64 * 1024
-COMPILE_MESSAGE_CHARS = 4000
-UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -47,35 +47,9 @@ class _Setup:
     """Everything fixed for the runs of one submission."""
 
     problem: Problem
-    toolchain: Toolchain
-    sandbox: Sandbox
-    mounts: Mounts
+    program: Program
     limits: Limits
     checker: Checker
-    scratch: Path
-    source_label: str
-
-    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
-        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
-        language = self.toolchain.language
-        source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
-        program = self.sandbox.program_path(mounts.program_dir, mounts)
-        argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
-                                      memory_mib=memory_mib)
-        return self.sandbox.wrap(argv, mounts)
-
-    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
-        return RunSpec(
-            argv=argv,
-            cwd=mounts.program_dir,
-            stdin_path=stdin,
-            stdout_path=self.scratch / f"{name}.out",
-            stderr_path=self.scratch / f"{name}.err",
-            env=program_env(mounts.program_dir),
-            limit_address_space=self.toolchain.language.limit_address_space,
-            signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
-            syscall_filter=self.sandbox.syscall_filter,
-        )
 
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions,
@@ -88,7 +62,7 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions,
             result = _judge_tests(setup, header, options, listener)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
-    return dataclasses.replace(result, hints=hints_for(result, setup.toolchain.language))
+    return dataclasses.replace(result, hints=hints_for(result, setup.program.toolchain.language))
 
 
 @dataclass(frozen=True)
@@ -103,6 +77,7 @@ class ReferenceRun:
 def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Iterator[ReferenceRun]:
     """Run `source` on every input of `problem` exactly as a submission runs (same limits, sandbox and engine),
     without checking: the outputs become the answers (`judge answers`). A compile error is a SubmissionError."""
+    _require_standalone(problem, "judge answers")
     with open_judging(problem, source, options) as judging:
         if not judging.compiled.ok:
             message = " ".join(judging.compiled.message.split())[:300]
@@ -122,11 +97,11 @@ class Judging:
 
     setup: _Setup
     header: SubmissionHeader
-    compiled: _Compiled
+    compiled: Compiled
 
     @property
     def sandbox(self) -> Sandbox:
-        return self.setup.sandbox
+        return self.setup.program.sandbox
 
     def case(self, test: TestCase) -> CaseResult:
         """One test judged, with the boundary: a failure of the judge around it is this case's JE."""
@@ -135,13 +110,14 @@ class Judging:
     def case_and_output(self, test: TestCase) -> tuple[CaseResult, bytes]:
         """`case`, with what the program printed (empty when a limit or the exit status decided the verdict)."""
         case = _judge_case(self.setup, test)
-        printed = self.setup.scratch / "run.out"
+        printed = self.setup.program.scratch / "run.out"
         checked = case.verdict in (Verdict.AC, Verdict.WA, Verdict.PE)
         return case, printed.read_bytes() if checked and printed.exists() else b""
 
     def output(self, test_input: Path) -> tuple[CaseResult, bytes]:
         """Run on `test_input` without checking (for a reference answer): AC when it ended within the limits,
         else the verdict a limit or its exit status earned, and what it printed."""
+        _require_standalone(self.setup.problem, "a reference answer")
         measured, failure, printed = _execute(self.setup, TestCase("run", test_input, test_input))
         if failure is not None:
             return CaseResult(**measured, verdict=failure.verdict, message=failure.message), b""
@@ -157,7 +133,7 @@ def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterato
     is a `JudgeError`; a failure of the judge before any test is one `JudgeFailure`."""
     try:
         with _session(problem, source, options) as (setup, header):
-            yield Judging(setup, header, _compile(setup))
+            yield Judging(setup, header, setup.program.compile())
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
 
@@ -178,6 +154,10 @@ class _Silent:
 @contextmanager
 def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tuple[_Setup, SubmissionHeader]]:
     """Everything a submission's runs share, ready in a scratch folder removed afterwards."""
+    if problem.time_limit_pending:
+        raise SpecError(f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; "
+                        f"`judge verify {problem.root}` derives one from its accepted submissions: write it there "
+                        f"(or in .timelimit)")
     if not os.path.lexists(source):
         raise SubmissionError(f"{source}: no such file; give the path of a submission's source file"
                               f"{nearby_path(source)}")
@@ -187,12 +167,10 @@ def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tu
     sandbox = choose_sandbox(options.sandbox)
     limits = effective_limits(problem.spec, language)
     with scratch_folder("judge-") as scratch:
-        program_dir = scratch / "program"
-        program_dir.mkdir()
-        (program_dir / language.source_name).write_bytes(_program_text(text))
+        program = Program.write(toolchain, sandbox, scratch, scratch / "program", text, source.name,
+                                boj_main=problem.boj_java_main)
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
-            mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            setup = _Setup(problem, program, limits, checker)
             header = SubmissionHeader(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
                 isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
@@ -203,18 +181,42 @@ def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tu
 
 def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
                  listener: CaseListener) -> SubmissionResult:
+    """Compile, then every test in order; with `fail_fast`, up to the first that is not AC (not for a scored
+    problem, where a failure does not decide the score: there only a group that breaks skips its later tests)."""
     listener.started(header)
-    compiled = _compile(setup)
+    compiled = setup.program.compile()
+    scoring = setup.problem.scoring
     if not compiled.ok:
-        return header.result(Verdict.CE, compile_message=compiled.message)
+        return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
     listener.compiled(compiled.message)
     cases: list[CaseResult] = []
     for test in setup.problem.tests:
+        if scoring is not None and test.name in scoring.skipped_by_break({case.name: case.verdict for case in cases}):
+            continue
         cases.append(_judge_case(setup, test))
         listener.judged(cases[-1])
-        if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+        if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
             break
-    return header.result(overall_verdict(cases), cases, compiled.message)
+    return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message))
+
+
+def _scored(setup: _Setup, result: SubmissionResult) -> SubmissionResult:
+    """A scored problem's result graded by its groups (judge/scoring.py), a CE scoring 0; others unchanged."""
+    scoring = setup.problem.scoring
+    if scoring is None:
+        return result
+    most = round(scoring.max_score(), 6)
+    if result.verdict is Verdict.CE:
+        return dataclasses.replace(result, score=0.0, max_score=most)
+    verdict, score = scoring.grade({case.name: case.verdict for case in result.cases})
+    return dataclasses.replace(result, verdict=verdict, score=round(score, 6), max_score=most)
+
+
+def _require_standalone(problem: Problem, what: str) -> None:
+    """An interactive problem's program prints only to its validator: there is no output to keep as an answer."""
+    if problem.interactive:
+        raise SpecError(f"{problem.root}: {what} needs the program's output, and an interactive problem's program "
+                        f"talks only with its validator; give the answers by hand")
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
@@ -252,41 +254,6 @@ def _allowance_text(what: str, limit: float, unit: str, allowance: Allowance) ->
     return text
 
 
-def _program_text(source: bytes) -> bytes:
-    """The source as the compiler gets it: without a UTF-8 byte order mark, which editors on Windows add and
-    which is no part of the program (javac rejects it; BOJ's editor never sends one)."""
-    return source.removeprefix(UTF8_BOM)
-
-
-@dataclass(frozen=True)
-class _Compiled:
-    """The outcome of the compile step: whether it succeeded, and the compiler's message (warnings on success)."""
-
-    ok: bool
-    message: str = ""
-
-
-def _compile(setup: _Setup) -> _Compiled:
-    """Compile once in a writable box. Warnings are kept for the student; they never make a CE."""
-    language = setup.toolchain.language
-    if language.compile is None:
-        return _Compiled(ok=True)
-    mounts = dataclasses.replace(setup.mounts, writable_program_dir=True)
-    setup.sandbox.grant_write(mounts.program_dir)
-    argv = setup.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
-    empty = setup.scratch / "empty.in"
-    empty.touch()
-    spec = setup.run_spec(argv, empty, "compile", mounts)
-    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
-    failure = classify(stats, COMPILE_LIMITS)
-    output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
-    if failure is None:
-        return _Compiled(ok=True, message=output[-COMPILE_MESSAGE_CHARS:])
-    if failure.verdict is Verdict.RE:  # the compiler said no: its own message is the reason
-        return _Compiled(ok=False, message=output[-COMPILE_MESSAGE_CHARS:])
-    return _Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
-
-
 def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
     """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
     try:
@@ -297,6 +264,8 @@ def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
 
 
 def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
+    if setup.problem.interactive:
+        return _interactive_case(setup, test)
     measured, failure, output_path = _execute(setup, test)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
@@ -310,9 +279,8 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
 def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
     """Run the program on one test: what was measured, the verdict it earned before any checker (None when it
     exited cleanly), and the file holding its stdout."""
-    language = setup.toolchain.language
-    argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
-    spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
+    language = setup.program.toolchain.language
+    spec = _run_spec(setup, test)
     stats = execute.run(spec, setup.limits)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
@@ -325,6 +293,24 @@ def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
     """Samples always get a diff; hidden tests when both texts are small (difflib is slow on huge outputs). Which
     diffs a person sees is the feedback policy's choice (judge/feedback.py), not the judging's."""
     return test.is_sample or max(len(answer), len(output)) <= HIDDEN_DIFF_BYTES
+
+
+def _run_spec(setup: _Setup, test: TestCase) -> RunSpec:
+    """How the program starts on one test: its run command, confined, reading the test's input."""
+    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib)
+    return setup.program.run_spec(argv, test.input_path, "run")
+
+
+def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:
+    """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
+    if not isinstance(setup.checker, ProgramChecker):
+        raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
+    language = setup.program.toolchain.language
+    done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.checker, test)
+    stats = done.submission
+    return CaseResult(name=test.name, verdict=done.verdict, cpu_seconds=round(stats.cpu_seconds, 3),
+                      wall_seconds=round(stats.wall_seconds, 3), peak_mib=round(stats.peak_mib, 1),
+                      message=done.message, is_sample=test.is_sample)
 
 
 def _diff(answer: bytes, output: bytes) -> str:

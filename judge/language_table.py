@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from judge.errors import LanguageTableError
 from judge.problem import first_error
 
-FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib"})
+FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main"})
 """What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""
 
 
@@ -60,6 +60,11 @@ class Language:
     memory_errors: tuple[str, ...] = ()
     limit_address_space: bool = True
     max_processes: int = 64
+    main_class: bool = False
+
+    def source_file(self, main: str) -> str:
+        """The source's file name in the program folder; `{main}` in source_name is the class to run (Java)."""
+        return self.source_name.format(main=main)
 
 
 class _Strict(BaseModel):
@@ -91,6 +96,7 @@ class _Language(_Strict):
     memory_errors: list[str] = []
     limit_address_space: bool = True
     max_processes: Annotated[int, Field(gt=0)] = 64
+    main_class: bool = False
 
     @model_validator(mode="after")
     def _placeholders_are_known(self) -> _Language:
@@ -130,7 +136,7 @@ def _language(key: str, entry: _Language) -> Language:
         tools=tools, run=tuple(entry.run), compile=tuple(entry.compile) if entry.compile else None,
         time=Allowance(entry.time.factor, entry.time.extra), memory=Allowance(entry.memory.factor, entry.memory.extra),
         memory_errors=tuple(entry.memory_errors), limit_address_space=entry.limit_address_space,
-        max_processes=entry.max_processes,
+        max_processes=entry.max_processes, main_class=entry.main_class,
     )
 
 

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -35,6 +36,12 @@ LAYOUT_PROBE = (
     "print(json.dumps({'stdlib': sys.path, 'site': [paths['purelib'], paths['platlib'], *site.getsitepackages()]}))"
 )
 STATIC_PROBE = "int main(void) { return 0; }\n"
+DEFAULT_MAIN = "Main"
+_JAVA_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.DOTALL)
+_JAVA_CLASS = re.compile(rb"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
+_JAVA_PUBLIC = re.compile(rb"\bpublic\s+(?:(?:final|abstract|static)\s+)*(?:class|interface|enum|record)\s+"
+                          rb"([A-Za-z_$][\w$]*)")
+_JAVA_MAIN = re.compile(rb"\bstatic\s+void\s+main\s*\(")
 
 
 @dataclass(frozen=True)
@@ -53,10 +60,11 @@ class Toolchain:
     static_linking: bool = True
 
     def command(self, template: tuple[str, ...], *, program: str, source: str, source_label: str,
-                memory_mib: int) -> list[str]:
-        """`template` with its placeholders filled; `source_label` is the file name a student knows (for messages)."""
+                memory_mib: int, main: str = DEFAULT_MAIN) -> list[str]:
+        """`template` with its placeholders filled; `source_label` is the file name a student knows (for messages),
+        `main` the class to run (main_class)."""
         values = {**self.paths, **{f"{name}_venv": path for name, path in self.venvs.items()}, "program": program,
-                  "source": source, "source_label": source_label, "memory_mib": str(memory_mib)}
+                  "source": source, "source_label": source_label, "memory_mib": str(memory_mib), "main": main}
         return [part.format(**values) for part in template if self.static_linking or part != STATIC_FLAG]
 
 
@@ -67,6 +75,33 @@ def _packaged_table() -> dict[str, Language]:
 
 LANGUAGES: Mapping[str, Language] = LanguageTable(_packaged_table)
 """Every language, by key; languages.yaml is read and validated on first use."""
+
+
+def main_name(language: Language, source: bytes, file_name: str, *, boj: bool) -> str:
+    """The class a main_class language (Java) runs. With `boj`, always `Main`: BOJ saves every submission as
+    Main.java and runs class Main, so a public class of another name is a CE there and here. Otherwise (problem
+    packages, a problem's own programs): `Main` when the source declares it, else its public class (javac wants
+    the file named after it), else the class named after the file (`Different.java`, as problem packages name
+    them), else the one declaring `static void main`, else `Main` (and the compiler says what is wrong)."""
+    if not language.main_class or boj:
+        return DEFAULT_MAIN
+    code = _JAVA_NOISE.sub(b" ", source)
+    declared = [(match.start(), match.group(1).decode("ascii")) for match in _JAVA_CLASS.finditer(code)]
+    names = [name for _, name in declared]
+    stem = Path(file_name).stem
+    if DEFAULT_MAIN in names:
+        return DEFAULT_MAIN
+    public = _JAVA_PUBLIC.search(code)
+    if public is not None:
+        return public.group(1).decode("ascii")
+    if stem in names:
+        return stem
+    holder = _JAVA_MAIN.search(code)
+    if holder is not None:
+        before = [name for start, name in declared if start < holder.start()]
+        if before:
+            return before[-1]
+    return DEFAULT_MAIN
 
 
 def detect_language(source: Path, override: str | None = None) -> Language:

@@ -11,6 +11,7 @@ ship files from elsewhere on the grading machine.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from judge.errors import SpecError
+from judge.expectation import Reference
+from judge.scoring import ScoreGroup
 from judge.intake import Refused, kind_refusal, read_source
 from judge.suggest import closest, nearby_path
 
@@ -29,6 +32,10 @@ CUSTOM_CHECKER_FILE = "checker.py"
 VALIDATOR_FILE = "validator.py"
 SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
+PROGRAM_CHECKER = "program"
+PROGRAM_PROTOCOLS = {"program": "package", "testlib": "testlib"}
+"""problem.yaml's key for a checker program, and the protocol it speaks (checkers/program.py)."""
+HEADER_SUFFIXES = (".h", ".hpp", ".hh")
 DEFAULT_SOURCE_LIMIT_KIB = 64
 """BOJ's code length limit for most problems."""
 MAX_SOURCE_LIMIT_KIB = 16 * 1024
@@ -62,9 +69,13 @@ class ProblemSpec(BaseModel):
     @field_validator("checker", mode="before")
     @classmethod
     def _checker_from_name_or_mapping(cls, value: Any) -> Any:
-        """`checker: tokens`, or `checker: {name: float, absolute: 1e-6}`."""
+        """`checker: tokens`, `checker: {name: float, absolute: 1e-6}`, or a program: `checker: {program: v.cpp}`
+        (the package protocol, 42/43) or `checker: {testlib: checker.cpp}` (the testlib protocol)."""
         if isinstance(value, str):
             return {"name": value}
+        if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in PROGRAM_PROTOCOLS:
+            key, path = next(iter(value.items()))
+            return {"name": PROGRAM_CHECKER, "options": {"path": path, "protocol": PROGRAM_PROTOCOLS[key]}}
         if isinstance(value, dict) and "name" in value:
             options = {key: option for key, option in value.items() if key != "name"}
             return {"name": value["name"], "options": options}
@@ -85,12 +96,48 @@ class TestCase:
 
 
 @dataclass(frozen=True)
+class TimeRule:
+    """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
+    submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
+    must still fail at the limit × `time_limit_to_tle`."""
+
+    ac_to_time_limit: float
+    time_limit_to_tle: float
+    resolution: float
+
+    def limit_for(self, slowest_accepted_seconds: float) -> float:
+        steps = max(1, math.ceil(round(slowest_accepted_seconds * self.ac_to_time_limit / self.resolution, 9)))
+        return round(steps * self.resolution, 6)
+
+
+@dataclass(frozen=True)
 class Problem:
-    """A loaded problem folder."""
+    """A loaded problem: our folder layout or a problem package, in the same shape.
+
+    references: the reference submissions when the problem carries its own (a package's `submissions/`); None
+    means `submissions/<id>/<verdict>/` beside the problems. extra_files: further files that affect judging, to
+    be packed with the problem. time_rule: a package's rule for time limits (its safety margins);
+    time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
+    is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
+    problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
+    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
+    the groups that grade a scored problem (judge/scoring.py); None for pass-fail. interactive: the checker (a
+    program) talks with the submission while it runs (judge/interactive.py).
+    """
 
     root: Path
     spec: ProblemSpec
     tests: tuple[TestCase, ...]
+    references: tuple[Reference, ...] | None = None
+    extra_files: tuple[Path, ...] = ()
+    time_rule: TimeRule | None = None
+    time_limit_pending: bool = False
+    input_validators: tuple[Path, ...] = ()
+    scoring: ScoreGroup | None = None
+    interactive: bool = False
+    generated: tuple[tuple[str, bytes], ...] = ()
+    boj_java_main: bool = True
+    """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
 
     @property
     def id(self) -> str:
@@ -124,13 +171,14 @@ def load_problem(root: Path | str, *, require_answers: bool = True) -> Problem:
     if spec.checker.name == CUSTOM_CHECKER_FILE:
         if not (root / CUSTOM_CHECKER_FILE).is_file():
             raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
-        _require_regular(root / CUSTOM_CHECKER_FILE)
+        require_regular(root / CUSTOM_CHECKER_FILE)
     if spec.validator:
         if not (root / spec.validator).is_file():
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
-        _require_regular(root / spec.validator)
+        require_regular(root / spec.validator)
     _refuse_unnamed_code(root, spec)
-    return Problem(root=root, spec=spec, tests=_load_tests(root, require_answers))
+    extra = checker_program_files(root, spec) if spec.checker.name == PROGRAM_CHECKER else ()
+    return Problem(root=root, spec=spec, tests=_load_tests(root, require_answers), extra_files=extra)
 
 
 def _refuse_unnamed_code(root: Path, spec: ProblemSpec) -> None:
@@ -143,11 +191,50 @@ def _refuse_unnamed_code(root: Path, spec: ProblemSpec) -> None:
                             f"'{key}: {file_name}' to {root / SPEC_FILE} (or delete the file)")
 
 
-def _require_regular(path: Path) -> None:
+def checker_program_files(root: Path, spec: ProblemSpec) -> tuple[Path, ...]:
+    """A checker program's source and the headers beside it (a testlib.h), checked to be regular files inside the
+    folder; they travel with the problem. `path` may be a folder (a package's output validator): all its files."""
+    spec_path = root / SPEC_FILE
+    relative = spec.checker.options.get("path")
+    protocol = spec.checker.options.get("protocol")
+    if not isinstance(relative, str) or protocol not in PROGRAM_PROTOCOLS.values():
+        raise SpecError(f"{spec_path}: checker: give {{program: FILE}} or {{testlib: FILE}}")
+    path = root / relative
+    if ".." in Path(relative).parts or Path(relative).is_absolute() or not os.path.lexists(path):
+        raise SpecError(f"{spec_path}: checker: {relative!r} is not a file inside the problem folder")
+    if path.is_dir() and not path.is_symlink():
+        files = tuple(sorted(child for child in path.iterdir() if not child.name.startswith(".")))
+    else:
+        files = (path, *sorted(child for child in path.parent.iterdir()
+                               if child.suffix in HEADER_SUFFIXES and child != path))
+    for file in files:
+        require_regular(file)
+    return files
+
+
+def require_regular(path: Path) -> None:
     """A SpecError unless `path` is a regular file itself: a link could point at any file of the grading machine."""
     reason = kind_refusal(path.lstat().st_mode)
     if reason:
         raise SpecError(f"{path}: {reason}; a problem's files must be regular files inside its folder")
+
+
+def link_target_inside(path: Path, root: Path) -> Path | None:
+    """For a symbolic link whose target (fully resolved) is a regular file inside `root`, that target; else None.
+    Problem packages link one group's tests into another; a link leaving the folder is never followed."""
+    if not path.is_symlink():
+        return None
+    target = Path(os.path.realpath(path))
+    inside = Path(os.path.realpath(root))
+    if inside not in target.parents or not target.is_file():
+        return None
+    return target
+
+
+def require_regular_inside(path: Path, root: Path) -> None:
+    """`require_regular`, except that a link to a regular file inside `root` is accepted (link_target_inside)."""
+    if link_target_inside(path, root) is None:
+        require_regular(path)
 
 
 class _SpecLoader(yaml.SafeLoader):
@@ -162,6 +249,22 @@ class _SpecLoader(yaml.SafeLoader):
 
 
 def _load_spec(spec_path: Path) -> ProblemSpec:
+    raw = read_spec_mapping(spec_path, "id, title, time_limit, ...")
+    unknown = [key for key in raw if key not in ProblemSpec.model_fields]
+    if unknown:  # before the missing keys: `timelimit:` is a misspelt time_limit, not a missing one
+        near = closest(str(unknown[0]), ProblemSpec.model_fields)
+        raise SpecError(f"{spec_path}: {_show_key(unknown[0])}: unknown key; remove it or check its spelling"
+                        + (f" (did you mean {near}?)" if near else ""))
+    try:
+        return ProblemSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+
+
+def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False) -> dict[Any, Any]:
+    """A problem.yaml (ours or a problem package's) as a mapping, read safely: a regular file of at most 64 KiB,
+    no aliases; any problem is a SpecError naming the file (and the line, for YAML errors). With `empty_ok`, an
+    empty file is an empty mapping (a legacy package's problem.yaml may leave every key at its default)."""
     try:
         text = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE).decode("utf-8")
         raw = yaml.load(text, Loader=_SpecLoader)  # noqa: S506 -- a SafeLoader, minus aliases
@@ -179,17 +282,11 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
         raise SpecError(f"{spec_path}: not valid YAML: nested too deeply") from None
     except ValueError as error:  # PyYAML's constructors: `2021-13-01`, `!!float fast`, `!!int 0x`
         raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
+    if raw is None and empty_ok:
+        return {}
     if not isinstance(raw, dict):
-        raise SpecError(f"{spec_path}: must be a mapping of keys (id, title, time_limit, ...), got {type(raw).__name__}")
-    unknown = [key for key in raw if key not in ProblemSpec.model_fields]
-    if unknown:  # before the missing keys: `timelimit:` is a misspelt time_limit, not a missing one
-        near = closest(str(unknown[0]), ProblemSpec.model_fields)
-        raise SpecError(f"{spec_path}: {_show_key(unknown[0])}: unknown key; remove it or check its spelling"
-                        + (f" (did you mean {near}?)" if near else ""))
-    try:
-        return ProblemSpec.model_validate(raw)
-    except ValidationError as error:
-        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+        raise SpecError(f"{spec_path}: must be a mapping of keys ({keys_hint}), got {type(raw).__name__}")
+    return raw
 
 
 def _one_line(text: str) -> str:
@@ -233,9 +330,9 @@ def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     cases = []
     for input_path in inputs:
         answer_path = input_path.with_suffix(".ans")
-        _require_regular(input_path)
+        require_regular(input_path)
         if os.path.lexists(answer_path):
-            _require_regular(answer_path)
+            require_regular(answer_path)
         elif require_answers:
             raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
                             f"judge answers {root} writes them from a reference solution)")

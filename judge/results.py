@@ -83,6 +83,9 @@ class SubmissionResult:
     """How the limits were derived, e.g. `CPU 10 s × 3 + 2 s ... for Python 3` (empty without an allowance)."""
     hints: tuple[str, ...] = ()
     """Lines for the student about a well-known cause of the verdict (judge/hints.py)."""
+    score: float | None = None
+    max_score: float | None = None
+    """A scored problem's score (judge/scoring.py) and the most it can be; None for pass-fail problems."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
@@ -95,6 +98,13 @@ class SubmissionResult:
     @property
     def passed(self) -> int:
         return sum(case.verdict is Verdict.AC for case in self.cases)
+
+    @property
+    def score_shown(self) -> str:
+        """`50/100` for a scored problem's result, else empty."""
+        if self.score is None:
+            return ""
+        return f"{self.score:g}/{self.max_score:g}" if self.max_score is not None else f"{self.score:g}"
 
     @property
     def slowest_cpu_seconds(self) -> float:

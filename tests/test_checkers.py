@@ -284,7 +284,7 @@ def test_build_checker_reads_exponent_written_without_a_dot(build: Build, tmp_pa
 @pytest.mark.parametrize(
     ("checker_yaml", "fragments"),
     [
-        ("checker: tokenz", ["checker: unknown checker 'tokenz'; choose one of boj, tokens, exact, float, checker.py"]),
+        ("checker: tokenz", ["checker: unknown checker 'tokenz'; choose one of boj, tokens, exact, float, package-default, checker.py"]),
         ("checker: {name: float, absolut: 0.1}", ["checker.absolut: unknown option for float", "absolute, relative"]),
         ("checker: {name: boj, absolute: 0.1}", ["checker.absolute: unknown option for boj", "it takes no options"]),
         ("checker: {name: float, absolute: -1}", ["checker.absolute: must be a non-negative number"]),

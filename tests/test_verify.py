@@ -16,6 +16,7 @@ import pytest
 
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
+from judge.expectation import Expectation
 from judge.options import RunOptions
 from judge.problem import Problem, load_problem
 from judge.verdicts import Verdict
@@ -123,11 +124,11 @@ def test_an_accepted_submission_near_the_limit_is_warned(project: Path) -> None:
     problem = load_problem(project / "problems" / "add")
     result = _verify([problem], project / "submissions", jobs=1).submissions[0].result
     assert result is not None
-    slow = SubmissionCheck("add", Path("x.py"), Verdict.AC,
+    slow = SubmissionCheck("add", Path("x.py"), Expectation.of(Verdict.AC),
                            result=result.__class__(**{**result.__dict__, "cases": tuple(
                                case.__class__(**{**case.__dict__, "cpu_seconds": 0.4}) for case in result.cases)}))
     assert "80%" in slow.slow_warning
-    assert SubmissionCheck("add", Path("x.py"), Verdict.AC, result=result).slow_warning == ""
+    assert SubmissionCheck("add", Path("x.py"), Expectation.of(Verdict.AC), result=result).slow_warning == ""
 
 
 def test_junit_for_ci(project: Path) -> None:

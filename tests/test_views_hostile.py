@@ -21,6 +21,7 @@ from xml.etree import ElementTree
 import pytest
 from test_grade_helpers import judge_main, write_problem
 
+from judge.expectation import Expectation
 from judge.grading.discovery import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.reporters.gradebook import GRADEBOOK_VIEWS
@@ -131,7 +132,7 @@ def _hostile_verify_report() -> VerifyReport:
                               Verdict.RE, (case,))
     return VerifyReport(
         data_checks=[DataCheck("t", "1\x1b[2J", False, "[/] [conceal]bad \x1b]52;c;eA==\x07\udcff")],
-        submissions=[SubmissionCheck("t", Path("t/accepted/[conceal]x[/]\udcff.py"), Verdict.AC, result)],
+        submissions=[SubmissionCheck("t", Path("t/accepted/[conceal]x[/]\udcff.py"), Expectation.of(Verdict.AC), result)],
     )
 
 

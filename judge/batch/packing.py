@@ -3,8 +3,9 @@
 Packing lets a Dask worker judge without a shared file system, and it is also the fingerprint: the problem hash
 is computed over exactly the bytes that are packed, so a stored result names the data that produced it, even if
 someone edits the problem folder while a class is being graded. Only files that affect judging are packed:
-problem.yaml, the tests, checker.py when problem.yaml names it, and the declared validator (`load_problem` insists
-that they exist and are regular files). Editing statement.md or generator.py therefore does not re-judge a class;
+problem.yaml, the tests, checker.py when problem.yaml names it, the declared validator (`load_problem` insists
+that they exist and are regular files), a package's group settings and `.timelimit`, and files the judge made for
+the problem (a derived time limit). Editing statement.md or generator.py therefore does not re-judge a class;
 regenerating the tests does.
 
 Every file is read through `judge.intake` (never following a link), and a source never beyond its size cap.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem, link_target_inside
 
 
 @dataclass(frozen=True)
@@ -29,18 +30,23 @@ class ProblemPack:
     problem_id: str
     files: tuple[tuple[str, bytes], ...]
     test_count: int
+    folder: str = "problem"
+    """The folder's own name, which a problem package's id is."""
 
     @classmethod
     def of(cls, problem: Problem) -> ProblemPack:
-        paths = [problem.root / SPEC_FILE]
+        paths = [problem.root / SPEC_FILE, *problem.extra_files]
         if problem.spec.checker.name == CUSTOM_CHECKER_FILE:
             paths.append(problem.custom_checker_path)
         if problem.spec.validator:
             paths.append(problem.root / problem.spec.validator)
         for test in problem.tests:
             paths += [test.input_path, test.answer_path]
-        files = sorted((path.relative_to(problem.root).as_posix(), _problem_file(path)) for path in paths)
-        return cls(problem_id=problem.id, files=tuple(files), test_count=len(problem.tests))
+        packed = {path.relative_to(problem.root).as_posix(): _problem_file(path, problem.root) for path in paths}
+        packed.update(problem.generated)
+        folder = problem.root.resolve().name
+        return cls(problem_id=problem.id, files=tuple(sorted(packed.items())), test_count=len(problem.tests),
+                   folder=folder if folder not in ("", ".", "..") else "problem")
 
     @cached_property
     def digest(self) -> str:
@@ -61,10 +67,11 @@ class ProblemPack:
         return into
 
 
-def _problem_file(path: Path) -> bytes:
-    """A problem file's bytes; `load_problem` checked it is a regular file, so a refusal means it was replaced since."""
+def _problem_file(path: Path, root: Path) -> bytes:
+    """A problem file's bytes; `load_problem` checked it is a regular file (or a package's link to one inside the
+    folder, packed as a copy), so a refusal means it was replaced since."""
     try:
-        return read_source(path, None)
+        return read_source(link_target_inside(path, root) or path, None)
     except Refused as refused:
         message = f"{path}: {refused.reason}; a problem's files must be regular files inside its folder"
         raise SpecError(message) from None

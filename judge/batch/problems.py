@@ -11,7 +11,8 @@ import os
 from pathlib import Path
 
 from judge.errors import JudgeError, SpecError
-from judge.problem import SPEC_FILE, Problem, load_problem, natural_key
+from judge.problem import SPEC_FILE, Problem, natural_key
+from judge.problem_folder import load_problem_folder
 from judge.suggest import nearby_path
 
 
@@ -24,7 +25,7 @@ def load_problems(problems_dir: Path) -> dict[str, Problem]:
         folders = [problems_dir]
     else:
         folders = [Path(entry.path) for entry in visible_entries(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
-    loaded = [load_problem(folder) for folder in folders]
+    loaded = [load_problem_folder(folder) for folder in folders]
     if folders != [problems_dir]:  # folders in one folder have distinct names, so the ids are distinct too
         for problem in loaded:
             require_id_is_folder_name(problem)

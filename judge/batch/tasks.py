@@ -20,7 +20,7 @@ from judge.errors import JudgeError, ToolchainMissing
 from judge.failures import JUDGE_FAILURES, reason
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem_folder import load_problem_folder
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
@@ -89,5 +89,5 @@ def run_pair(task: GradeTask) -> PairOutcome:
 def _judge_in_scratch(task: GradeTask) -> SubmissionResult:
     with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
         scratch = Path(scratch_name)
-        problem = load_problem(task.problem.unpack(scratch / "problem"))
+        problem = load_problem_folder(task.problem.unpack(scratch / "problem" / task.problem.folder))
         return judge_submission(problem, task.source.write(scratch / "submission"), task.options)

@@ -25,9 +25,11 @@ from judge.checkers.boj import BojChecker
 from judge.checkers.custom import CustomChecker
 from judge.checkers.exact import ExactChecker
 from judge.checkers.float_tolerance import FloatChecker
+from judge.checkers.package_default import PackageDefaultChecker
+from judge.checkers.program import ProgramChecker, program_limits
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, Problem
 from judge.problem_code import ProblemCodeBox
 
 __all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
@@ -39,6 +41,7 @@ BUILTIN_CHECKERS: dict[str, CheckerFactory] = {
     "tokens": TokensChecker,
     "exact": ExactChecker,
     "float": FloatChecker,
+    "package-default": PackageDefaultChecker,
 }
 
 _TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: "true or false", str: "text"}
@@ -66,9 +69,14 @@ def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Check
             key = next(iter(options))
             raise SpecError(f"{spec_path}: checker.{key}: unknown option for {name}; it takes no options")
         return CustomChecker(path=problem.custom_checker_path, box=box, scratch=scratch)
+    if name == PROGRAM_CHECKER:
+        flags = tuple(str(options.get("flags", "")).split())
+        return ProgramChecker.build(path=problem.root / str(options["path"]), label=str(options["path"]),
+                                    protocol=str(options["protocol"]), flags=flags, sandbox=box.sandbox,
+                                    scratch=scratch, limits=program_limits(options))
     factory = BUILTIN_CHECKERS.get(name)
     if factory is None:
-        choices = ", ".join([*BUILTIN_CHECKERS, CUSTOM_CHECKER_FILE])
+        choices = ", ".join([*BUILTIN_CHECKERS, CUSTOM_CHECKER_FILE, "{program: FILE}", "{testlib: FILE}"])
         raise SpecError(f"{spec_path}: checker: unknown checker {name!r}; choose one of {choices}")
     try:
         return factory(**_typed_options(name, factory, options))

@@ -11,7 +11,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import sandbox_choice, sandbox_options, source_limit_option
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem_folder import load_problem_folder
 
 
 @click.command("answers")
@@ -27,7 +27,7 @@ from judge.problem import load_problem
 def answers_command(problem: Path, reference: Path | None, submissions_dir: Path, lang: str | None, force: bool,
                     source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Write PROBLEM's tests/<name>.ans from a reference solution's output, run as `judge run` runs it."""
-    loaded = load_problem(problem, require_answers=False)
+    loaded = load_problem_folder(problem, require_answers=False)
     source = reference_for(loaded, submissions_dir, reference)
     options = RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox),
                          source_limit_kib=source_limit)

@@ -17,7 +17,7 @@ from judge.cli.options import chosen_format, format_options, sandbox_choice, san
 from judge.feedback import POLICIES, shown
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem_folder import load_problem_folder
 from judge.reporters.submission import REPORTERS
 from judge.reporters.submission.terminal import TextView
 from judge.results import SubmissionResult
@@ -40,7 +40,7 @@ def run_command(problem: Path, source: Path, lang: str | None, report_format: st
                 feedback: str, fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test, each as it finishes."""
     chosen = chosen_format(report_format, as_json)
-    loaded = load_problem(problem)
+    loaded = load_problem_folder(problem)
     options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
                          source_limit_kib=source_limit)
     view_stream = sys.stdout if chosen == "text" else sys.stderr

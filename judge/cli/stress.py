@@ -12,7 +12,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problem_folder import load_problem_folder
 from judge.reporters.stress import REPORTERS
 from judge.stress import StressReport, StressRequest, stress
 from judge.stress.search import Progress
@@ -54,7 +54,7 @@ def stress_command(problem: Path, source: Path, reference: Path | None, submissi
     chosen_seed = None if database is not None else seed if seed is not None else random.SystemRandom().randint(
         0, MAX_SEED)
     request = StressRequest(
-        problem=load_problem(problem), source=source, reference=reference, submissions_dir=submissions_dir,
+        problem=load_problem_folder(problem), source=source, reference=reference, submissions_dir=submissions_dir,
         budget_seconds=budget_seconds, max_examples=max_examples, seed=chosen_seed,
         options=RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox),
                            source_limit_kib=source_limit),

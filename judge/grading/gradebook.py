@@ -1,6 +1,7 @@
 """The gradebook: the stored results of one class as a student x problem table (its views: reporters/gradebook/).
 
-Scoring: a pair scores 1 when accepted and 0 otherwise; with `partial`, a pair that is not accepted scores the
+Scoring: a pair on a scored problem scores its score as a fraction of the most (50/100 is 0.5); on other
+problems a pair scores 1 when accepted and 0 otherwise; with `partial`, a pair that is not accepted scores the
 fraction of the problem's tests it passed (a compile error passes none). A student's score is the sum over the
 problems, so a missing submission counts 0 and an empty cell in grades.csv means "nothing was submitted".
 """
@@ -70,6 +71,9 @@ class Gradebook:
         return self.results.get((student, problem_id))
 
     def pair_score(self, result: StoredResult) -> float:
+        report = result.result
+        if report is not None and report.score is not None and report.max_score:
+            return report.score / report.max_score  # a scored problem: its score, as a fraction of the most
         if result.verdict is Verdict.AC:
             return 1.0
         if self.partial and result.tests_total:

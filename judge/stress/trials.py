@@ -34,7 +34,8 @@ class Trial:
 
 def find_reference(problem: Problem, submissions_dir: Path) -> Path:
     """The first accepted reference submission (natural order) whose toolchain this machine has."""
-    accepted = [path for path, verdict in reference_submissions(problem, submissions_dir) if verdict is Verdict.AC]
+    accepted = [ref.path for ref in reference_submissions(problem, submissions_dir)
+                if ref.expectation.accepted and not ref.skipped]
     for path in accepted:
         try:
             resolve_toolchain(detect_language(path))

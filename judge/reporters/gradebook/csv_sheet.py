@@ -1,5 +1,6 @@
-"""grades.csv: one row per student, the verdict's short code per problem (empty if not submitted), the score, and the
-maximum score (its own column: a cell `2/4` would be a date to a spreadsheet, and no longer a number to sum).
+"""grades.csv: one row per student, the verdict's short code per problem (empty if not submitted; with the score on a
+scored problem, `AC 50/100`, text to a spreadsheet), the score, and the maximum score (its own column: a cell `2/4`
+would be a date to a spreadsheet, and no longer a number to sum).
 
 It starts with a UTF-8 byte order mark: without one, Excel reads a CSV in the system's code page (CP949 on a Korean
 Windows), and `민준` turns into mojibake; LibreOffice and Python's `utf-8-sig` read the mark as what it is.
@@ -14,6 +15,7 @@ import csv
 import io
 
 from judge.grading.gradebook import Gradebook, format_score
+from judge.grading.store import StoredResult
 from judge.inert import csv_cell
 
 
@@ -27,9 +29,15 @@ def render(gradebook: Gradebook) -> str:
     writer.writerow(["student", *(csv_cell(problem.id) for problem in gradebook.problems), "score", "max"])
     for student in gradebook.students:
         cells = [
-            result.verdict.short if (result := gradebook.result(student, problem.id)) is not None else ""
+            _cell(result) if (result := gradebook.result(student, problem.id)) is not None else ""
             for problem in gradebook.problems
         ]
         writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student)),
                          gradebook.max_score])
     return buffer.getvalue()
+
+
+def _cell(result: StoredResult) -> str:
+    """The verdict, and on a scored problem its score: `AC 50/100`."""
+    shown = result.result.score_shown if result.result is not None else ""
+    return f"{result.verdict.short} {shown}" if shown else result.verdict.short

@@ -102,6 +102,8 @@ class TextView:
         overall.append(f"{result.verdict.short} ({result.verdict.boj_name})", style=f"bold {result.verdict.colour}")
         if result.verdict is not Verdict.CE:  # no test ran: a count would read as "0 of 0 passed"
             overall.append(f"  {result.passed}/{len(result.cases)} tests passed")
+        if result.score is not None:
+            overall.append(f"  score {result.score_shown}", style="bold")
         console.print(overall)
 
     def interrupted(self) -> None:

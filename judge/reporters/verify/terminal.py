@@ -19,7 +19,10 @@ from judge.verify import SubmissionCheck, VerifyReport
 def _got(check: SubmissionCheck) -> Text:
     if check.got is None:
         return Text("skipped", style="dim")
-    return Text(check.got.short, style=check.got.colour)
+    shown = Text(check.got.short, style=check.got.colour)
+    if check.result is not None and check.result.score is not None:
+        shown.append(f" {check.result.score_shown}")
+    return shown
 
 
 def _timing(check: SubmissionCheck) -> str:

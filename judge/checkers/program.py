@@ -1,0 +1,211 @@
+"""A problem's own checker program in any language judge runs: a problem package's output validator, or a
+Codeforces Polygon testlib checker.
+
+    checker: {program: validate.cpp}     # the package protocol: validator input answer feedback_dir [flags] < output
+    checker: {testlib: checker.cpp}      # the testlib protocol: checker input output answer
+
+Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE); `teammessage.txt` (else
+`judgemessage.txt`) in the feedback folder is the message. Testlib protocol: exit 0 AC, 1 WA, 2 PE, 3 the
+checker's own failure (JE), 7 partial points (WA, with the points in the message: a test's partial score is
+not used yet); its stderr is the message. The source is compiled once per machine (build_program keeps it)
+with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a submission, under its
+own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that crashes, hangs or exits
+with another code is JE, never the student's verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from judge import execute
+from judge.checkers.base import CheckResult
+from judge.classify import classify
+from judge.errors import JudgeFailure, SpecError, SubmissionError
+from judge.execute import Limits, RunSpec, RunStats
+from judge.languages import Toolchain, cache_dir, detect_language, resolve_toolchain
+from judge.program import Program
+from judge.problem_code import PROBLEM_CODE_LIMITS
+from judge.sandbox import Sandbox
+from judge.verdicts import Verdict
+
+PACKAGE, TESTLIB = "package", "testlib"
+PROTOCOLS = (PACKAGE, TESTLIB)
+MESSAGE_CHARS = 500
+FEEDBACK_FILES = ("teammessage.txt", "judgemessage.txt")
+PACKAGE_EXITS = {42: Verdict.AC, 43: Verdict.WA}
+TESTLIB_EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.WA}
+TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
+
+
+def program_limits(options: dict[str, float | int | str | bool]) -> Limits:
+    """The limits of one checker run: PROBLEM_CODE_LIMITS, or a package's `validation_time` (s) and
+    `validation_memory` (MiB), carried in the checker's options as `time` and `memory`."""
+    time_seconds = float(options.get("time", PROBLEM_CODE_LIMITS.time_seconds))
+    return dataclasses.replace(PROBLEM_CODE_LIMITS, time_seconds=time_seconds, wall_seconds=2 * time_seconds + 1,
+                               memory_mib=int(options.get("memory", PROBLEM_CODE_LIMITS.memory_mib)))
+
+
+def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folder: Path) -> Program:
+    """The problem's program at `path` (a file, or a folder holding one source) compiled in `folder` with the
+    files beside it; JudgeFailure if it does not compile (the problem is broken, not a submission).
+
+    Compiled once per machine: the built folder is kept in the judge's cache under a hash of the sources, the
+    language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
+    source = main_source(path)
+    toolchain = resolve_toolchain(detect_language(source))
+    siblings = sorted(sibling for sibling in source.parent.iterdir()
+                      if sibling != source and sibling.is_file() and not sibling.is_symlink())
+    cached = cache_dir() / "programs" / _build_key(toolchain, source, siblings)
+    folder.mkdir()
+    for sibling in siblings:
+        shutil.copyfile(sibling, folder / sibling.name)
+    program = Program.write(toolchain, sandbox, scratch, folder, source.read_bytes(), source.name,
+                            boj_main=False)
+    if cached.is_dir():
+        shutil.copytree(cached, folder, dirs_exist_ok=True)
+        return program
+    compiled = program.compile()
+    if not compiled.ok:
+        first = compiled.message.strip().splitlines()[:1]
+        raise JudgeFailure(f"{label}: does not compile: {first[0] if first else 'no message'}")
+    _keep(folder, cached)
+    return program
+
+
+def _build_key(toolchain: Toolchain, source: Path, siblings: list[Path]) -> str:
+    hasher = hashlib.sha256(json.dumps([toolchain.language.key, toolchain.paths, toolchain.static_linking]).encode())
+    for file in (source, *siblings):
+        content = file.read_bytes()
+        hasher.update(len(file.name).to_bytes(8, "big") + file.name.encode() + len(content).to_bytes(8, "big"))
+        hasher.update(content)
+    return hasher.hexdigest()
+
+
+def _keep(folder: Path, cached: Path) -> None:
+    """Store the built `folder` as `cached`, atomically (a concurrent worker may store the same build)."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=cached.parent))
+        shutil.copytree(folder, staging, dirs_exist_ok=True)
+        try:
+            staging.rename(cached)
+        except OSError:  # another worker stored it first
+            shutil.rmtree(staging, ignore_errors=True)
+    except OSError:
+        return  # no cache (a read-only home): the next submission compiles again
+
+
+def main_source(path: Path) -> Path:
+    """The source to compile: `path` itself, or the one file in the folder `path` whose language judge knows."""
+    if path.is_file():
+        return path
+    sources = []
+    for candidate in sorted(path.iterdir()):
+        try:
+            detect_language(candidate)
+        except SubmissionError:
+            continue
+        sources.append(candidate)
+    if len(sources) != 1:
+        found = ", ".join(source.name for source in sources) or "none"
+        raise SpecError(f"{path}: needs exactly one source file in a language judge runs (found {found})")
+    return sources[0]
+
+
+class ProgramChecker:
+    """A compiled checker program, ready for one submission's tests. Built with `build`; nothing to close (each
+    test is one confined run that leaves nothing behind)."""
+
+    def __init__(self, *, program: Program, label: str, protocol: str, flags: tuple[str, ...], limits: Limits) -> None:
+        self._program = program
+        self._label = label
+        self._protocol = protocol
+        self._flags = flags
+        self._limits = limits
+        self._case = program.mounts.program_dir / "case"
+        self._case.mkdir(exist_ok=True)
+
+    @classmethod
+    def build(cls, *, path: Path, label: str, protocol: str, flags: tuple[str, ...], sandbox: Sandbox,
+              scratch: Path, limits: Limits = PROBLEM_CODE_LIMITS) -> ProgramChecker:
+        """Compile the checker at `path` (a file, or a package's validator folder) with the files beside it."""
+        program = build_program(path, label, sandbox, scratch, scratch / "checker-program")
+        return cls(program=program, label=label, protocol=protocol, flags=flags, limits=limits)
+
+    @property
+    def limits(self) -> Limits:
+        return self._limits
+
+    def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult:
+        spec = self.prepare(input=input, output=output, answer=answer)
+        return self.conclude(execute.run(spec, self._limits))
+
+    def prepare(self, *, input: bytes, output: bytes, answer: bytes) -> RunSpec:
+        """The run of this checker on one test (its case folder written): the output arrives on stdin. An
+        interactive problem replaces that stdin (and the stdout) with pipes to the submission."""
+        program, case = self._program, self._case
+        shutil.rmtree(case)
+        (case / "feedback").mkdir(parents=True)
+        for name, data in (("input", input), ("answer", answer), ("output", output)):
+            (case / name).write_bytes(data)
+        team_output = program.scratch / "checker-team.out"
+        team_output.write_bytes(output)
+        inside = program.sandbox.program_path(case, program.mounts)
+        if self._protocol == PACKAGE:
+            arguments = [f"{inside}/input", f"{inside}/answer", f"{inside}/feedback/", *self._flags]
+        else:
+            arguments = [f"{inside}/input", f"{inside}/output", f"{inside}/answer"]
+        mounts = dataclasses.replace(program.mounts, writable_program_dir=True)  # the feedback folder
+        program.sandbox.grant_write(case)
+        argv = program.command(program.toolchain.language.run, self._limits.memory_mib, mounts)
+        return program.run_spec([*argv, *arguments], team_output, "checker", mounts)
+
+    def conclude(self, stats: RunStats) -> CheckResult:
+        """The verdict of a finished run of `prepare`'s spec; JudgeFailure when the checker itself failed."""
+        failure = classify(stats, self._limits, self._program.toolchain.language.memory_errors)
+        if failure is not None and failure.verdict is not Verdict.RE:
+            raise JudgeFailure(f"{self._label}: {failure.verdict.short}: {failure.message}")
+        code = stats.exit_code
+        if self._protocol == PACKAGE:
+            return self._package_result(code, stats.stderr_tail)
+        return self._testlib_result(code, stats.stderr_tail)
+
+    def _package_result(self, code: int | None, stderr: str) -> CheckResult:
+        verdict = PACKAGE_EXITS.get(code if code is not None else -1)
+        message = self._feedback()
+        if verdict is None:
+            said = message or _one_line(stderr) or "no message"
+            raise JudgeFailure(f"{self._label}: exited with {code} (42 accepts, 43 rejects): {said}")
+        return CheckResult(verdict, message)
+
+    def _testlib_result(self, code: int | None, stderr: str) -> CheckResult:
+        message = _one_line(stderr)
+        if code == TESTLIB_FAIL:
+            raise JudgeFailure(f"{self._label}: the checker failed: {message or 'no message'}")
+        verdict = TESTLIB_EXITS.get(code if code is not None else -1)
+        if verdict is None:
+            raise JudgeFailure(f"{self._label}: exited with {code}, which the testlib protocol does not define: "
+                               f"{message or 'no message'}")
+        if code == TESTLIB_POINTS:
+            message = f"partially correct: {message}" if message else "partially correct"
+        return CheckResult(verdict, "" if verdict is Verdict.AC else message)
+
+    def _feedback(self) -> str:
+        for name in FEEDBACK_FILES:
+            path = self._case / "feedback" / name
+            if path.is_file() and not path.is_symlink():
+                with open(path, "rb") as handle:
+                    text = _one_line(handle.read(4 * MESSAGE_CHARS).decode("utf-8", errors="replace"))
+                if text:
+                    return text
+        return ""
+
+
+def _one_line(text: str) -> str:
+    shown = " ".join(text.split())
+    return shown if len(shown) <= MESSAGE_CHARS else shown[: MESSAGE_CHARS - 1] + "…"

@@ -1,0 +1,139 @@
+"""A problem package as a `Problem`: our ProblemSpec filled from the package's problem.yaml, data/ and limits.
+
+What judge cannot do yet with a package is refused here, at loading, with one line saying what: interactive,
+multi-pass and submit-answer problems, more than one custom output validator, and groups whose
+output validator flags differ from the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from judge.errors import SpecError
+from judge.packages import spec as package_spec
+from judge.packages.spec import PackageSpec
+from judge.packages.submissions import package_references
+from judge.packages.testdata import PackageTest, load_tests
+from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
+                                   MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
+from judge.packages.validator_flags import default_checker
+from judge.problem import (PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files,
+                           first_error)
+
+UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
+OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
+INPUT_VALIDATORS_FOLDER = "input_validators"
+
+
+def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
+    """The package at `root`, whose problem.yaml reads as `raw`; SpecError naming the file and key if malformed."""
+    spec_path = root / SPEC_FILE
+    try:
+        spec = PackageSpec.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+    _check_version_keys(spec_path, spec, raw)
+    _refuse_unsupported(root, spec)
+    flags = tuple(shlex.split(spec.validator_flags))
+    data = load_tests(root, flags, legacy=spec.legacy)
+    checker = _checker(root, spec, _shared_flags(root, data.tests))
+    seconds, timelimit_file = given_time_limit(root, spec)
+    source_limit = spec.limits.code or DEFAULT_CODE_KIB
+    problem_spec = ProblemSpec(
+        id=_problem_id(root), title=spec.title or _problem_id(root), source=str(spec.source or ""),
+        time_limit=seconds or MEASURING_CEILING_SECONDS, memory_limit=spec.limits.memory or DEFAULT_MEMORY_MIB,
+        output_limit=spec.limits.output or DEFAULT_OUTPUT_MIB, checker=checker, language_allowance=False,
+        source_limit=source_limit,
+    )
+    return Problem(
+        root=root, spec=problem_spec, tests=tuple(test.case for test in data.tests),
+        scoring=data.groups if "scoring" in spec.types else None, interactive="interactive" in spec.types,
+        references=package_references(root, source_limit * 1024),
+        extra_files=(*data.settings_files, *([timelimit_file] if timelimit_file else []),
+                     *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
+        time_rule=time_rule(spec), time_limit_pending=seconds is None, input_validators=_input_validators(root),
+        boj_java_main=False,
+    )
+
+
+def _problem_id(root: Path) -> str:
+    """A package's id is its folder's name (its short name, as Kattis calls it)."""
+    return root.resolve().name
+
+
+def _check_version_keys(spec_path: Path, spec: PackageSpec, raw: dict[Any, Any]) -> None:
+    """Keys of one format version used in another are errors, as problemtools treats them."""
+    limits = raw.get("limits") or {}
+    if spec.legacy:
+        wrong = [f"limits.{key}" for key in package_spec.NEW_LIMITS if key in limits]
+        fix = "the legacy format has no such key (use a .timelimit file, time_multiplier, time_safety_margin)"
+    else:
+        wrong = [key for key in package_spec.LEGACY_ONLY if key in raw]
+        wrong += [f"limits.{key}" for key in package_spec.LEGACY_LIMITS if key in limits]
+        fix = f"{spec.problem_format_version} has no such key (legacy only; see the specification's changelog)"
+    if wrong:
+        raise SpecError(f"{spec_path}: {wrong[0]}: {fix}")
+
+
+def _refuse_unsupported(root: Path, spec: PackageSpec) -> None:
+    spec_path = root / SPEC_FILE
+    for kind in UNSUPPORTED_TYPES:
+        if kind in spec.types:
+            raise SpecError(f"{spec_path}: type: {kind} problems are not supported by judge yet")
+
+
+def _input_validators(root: Path) -> tuple[Path, ...]:
+    """Each file or folder in input_validators/ (legacy and 2023-07; 2025-09 calls it input_validators/ too)."""
+    folder = root / INPUT_VALIDATORS_FOLDER
+    if not folder.is_dir() or folder.is_symlink():
+        return ()
+    return tuple(sorted(entry for entry in folder.iterdir() if not entry.name.startswith(".")))
+
+
+def _shared_flags(root: Path, package_tests: tuple[PackageTest, ...]) -> tuple[str, ...]:
+    """The output validator flags every test shares; flags that differ between groups are refused."""
+    distinct = {test.validator_flags for test in package_tests}
+    if len(distinct) > 1:
+        raise SpecError(f"{root / 'data'}: groups with different output validator flags are not supported by judge "
+                        f"yet; give the flags once, in problem.yaml")
+    return next(iter(distinct))
+
+
+def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSpec:
+    """The default output validator with `flags`, or the package's own (legacy `validation: custom` with
+    `output_validators/<name>/`; from 2023-07 on, an `output_validator/` folder), run with the flags and the
+    package's validation limits."""
+    folder = _validator_folder(root, spec)
+    if folder is None:
+        if "interactive" in spec.types:
+            raise SpecError(f"{root / SPEC_FILE}: type: interactive needs an output validator (output_validator/)")
+        return default_checker(flags, root / SPEC_FILE)
+    options: dict[str, float | int | str | bool] = {
+        "path": folder.relative_to(root).as_posix(), "protocol": "package", "flags": " ".join(flags)}
+    if spec.limits.validation_time:
+        options["time"] = spec.limits.validation_time
+    if spec.limits.validation_memory:
+        options["memory"] = spec.limits.validation_memory
+    return CheckerSpec(name=PROGRAM_CHECKER, options=options)
+
+
+def _validator_folder(root: Path, spec: PackageSpec) -> Path | None:
+    legacy_custom = spec.legacy and spec.validation.split()[:1] == ["custom"]
+    names = OUTPUT_VALIDATOR_FOLDERS if legacy_custom else () if spec.legacy else OUTPUT_VALIDATOR_FOLDERS[1:]
+    folder = next((root / name for name in names if os.path.isdir(root / name)), None)
+    if folder is None:
+        if legacy_custom:
+            raise SpecError(f"{root / SPEC_FILE}: validation: custom, but there is no output_validators/<name>/ folder")
+        return None
+    entries = [entry for entry in sorted(folder.iterdir()) if not entry.name.startswith(".")]
+    folders = [entry for entry in entries if entry.is_dir() and not entry.is_symlink()]
+    if folders and len(entries) == len(folders):  # output_validators/<name>/: one validator per folder
+        if len(folders) > 1:
+            raise SpecError(f"{folder}: {len(folders)} output validators; judge runs one (keep one folder)")
+        return folders[0]
+    return folder

@@ -1,0 +1,189 @@
+"""A package's test data: `data/sample/` then `data/secret/` (groups nested to any depth), `<name>.in` with
+`<name>.ans`, each folder's entries in natural order, and each group's settings file (`testdata.yaml` in the
+legacy format, `test_group.yaml` from 2023-07 on), inherited by the groups below it.
+
+Test names are their paths under data/ without the extension (`sample/1`, `secret/group1/03`), so samples are
+the tests whose names start with `sample`, as for our own problems.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from judge.errors import SpecError
+from judge.packages.detect import DATA_FOLDER
+from judge.problem import (TestCase, first_error, natural_key, read_spec_mapping, require_regular,
+                           require_regular_inside)
+from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup
+
+GROUPS = ("sample", "secret")
+SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
+
+
+class GroupSettings(BaseModel):
+    """The keys of testdata.yaml / test_group.yaml. Only the output validator's flags are used so far; the rest
+    are accepted as the specification defines them, so that a typo is still caught."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    on_reject: str | None = None
+    grading: str | None = None
+    grader_flags: str | None = None
+    input_validator_flags: str | dict[str, Any] | None = None
+    output_validator_flags: str | dict[str, Any] | None = None
+    input_validator_args: str | list[str] | dict[str, Any] | None = None
+    output_validator_args: str | list[str] | None = None
+    accept_score: float | None = None
+    reject_score: float | None = None
+    range: str | None = None
+    scoring: dict[str, Any] | None = None
+    max_score: int | float | str | None = None
+    score_aggregation: str | None = None
+    require_pass: Any = None
+    static_validation: Any = None
+    full_feedback: bool | None = None
+    max_validator_args: Any = None
+
+    def validator_flags(self) -> tuple[str, ...] | None:
+        """The output validator's arguments this group sets, or None to inherit them."""
+        value = self.output_validator_args if self.output_validator_args is not None else self.output_validator_flags
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return tuple(shlex.split(str(value.get("flags", ""))))
+        return tuple(shlex.split(value)) if isinstance(value, str) else tuple(value)
+
+
+@dataclass(frozen=True)
+class PackageTest:
+    """A test case and the output validator flags that apply to it (its group's, or the nearest ancestor's)."""
+
+    case: TestCase
+    validator_flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TestData:
+    """What data/ holds: the tests in judging order, the group tree that grades them (used when the problem is
+    scored), and the settings files read (they affect judging, so they travel with the problem)."""
+
+    tests: tuple[PackageTest, ...]
+    groups: ScoreGroup
+    settings_files: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class _Inherited:
+    """What a group passes down to its subgroups."""
+
+    flags: tuple[str, ...]
+    accept_score: float
+    reject_score: float
+    break_on_reject: bool
+
+
+def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
+    """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default)."""
+    data = root / DATA_FOLDER
+    read: list[Path] = []
+    tests: list[PackageTest] = []
+    top = _settings(data, read)
+    inherited = _inherit(_Inherited(flags, 1.0, 0.0, False), top)
+    items: list[str | ScoreGroup] = []
+    for group in GROUPS:
+        folder = data / group
+        if folder.is_dir() and not folder.is_symlink():
+            start = inherited
+            if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing
+                start = dataclasses.replace(inherited, accept_score=0.0)
+            items.append(_walk(data, folder, start, tests, read))
+    if not tests:
+        raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
+    return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(read))
+
+
+def _walk(data: Path, folder: Path, parent: _Inherited, tests: list[PackageTest], read: list[Path]) -> ScoreGroup:
+    settings = _settings(folder, read)
+    inherited = _inherit(parent, settings)
+    items: list[str | ScoreGroup] = []
+    for entry in sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name)):
+        path = Path(entry.path)
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            items.append(_walk(data, path, inherited, tests, read))
+        elif entry.name.endswith(".in"):
+            answer = path.with_suffix(".ans")
+            if not os.path.lexists(answer):
+                raise SpecError(f"{answer}: missing; every .in needs its .ans (the reference answer)")
+            for file in (path, answer):
+                require_regular_inside(file, data.parent)
+            name = path.relative_to(data).with_suffix("").as_posix()
+            tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer), inherited.flags))
+            items.append(name)
+    return _group(folder.relative_to(data).as_posix(), tuple(items), inherited, settings)
+
+
+def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
+    if settings is None:
+        return parent
+    flags = settings.validator_flags()
+    return _Inherited(
+        flags=parent.flags if flags is None else flags,
+        accept_score=parent.accept_score if settings.accept_score is None else settings.accept_score,
+        reject_score=parent.reject_score if settings.reject_score is None else settings.reject_score,
+        break_on_reject=parent.break_on_reject if settings.on_reject is None else settings.on_reject == "break",
+    )
+
+
+def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited,
+           settings: GroupSettings | None) -> ScoreGroup:
+    """The group's grading: legacy `grader_flags`, or 2023-07's `scoring: {score, aggregation}` (2025-09's
+    `max_score` and `score_aggregation`), where a group's score is spread over its own tests."""
+    group = ScoreGroup(name, items, inherited.accept_score, inherited.reject_score,
+                       break_on_reject=inherited.break_on_reject)
+    if settings is None:
+        return group
+    words = (settings.grader_flags or "").split()
+    for word in words:
+        if word not in (*AGGREGATIONS, *VERDICT_MODES, *FLAGS):
+            raise SpecError(f"{name or 'data'}: grader_flags: unknown flag {word!r}; use "
+                            f"{', '.join((*AGGREGATIONS, *VERDICT_MODES, *FLAGS))}")
+    aggregation = next((word for word in reversed(words) if word in AGGREGATIONS), "sum")
+    mode = next((word for word in reversed(words) if word in VERDICT_MODES), "worst_error")
+    group = dataclasses.replace(group, aggregation=aggregation, verdict_mode=mode,
+                                accept_if_any="accept_if_any_accepted" in words, ignore_sample="ignore_sample" in words)
+    scoring = dict(settings.scoring or {})
+    score = scoring.get("score", settings.max_score)
+    aggregation = scoring.get("aggregation", settings.score_aggregation)
+    if aggregation is not None:
+        if aggregation not in ("sum", "min", "pass-fail"):
+            raise SpecError(f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, got {aggregation!r}")
+        group = dataclasses.replace(group, aggregation="min" if aggregation == "min" else "sum")
+    if isinstance(score, int | float) and not isinstance(score, bool):
+        own = sum(isinstance(item, str) for item in items) or 1
+        per_test = float(score) if group.aggregation == "min" else float(score) / own
+        group = dataclasses.replace(group, accept_score=per_test)
+    return group
+
+
+def _settings(folder: Path, read: list[Path]) -> GroupSettings | None:
+    for name in SETTINGS_FILES:
+        path = folder / name
+        if os.path.lexists(path):
+            require_regular(path)
+            raw = read_spec_mapping(path, "output_validator_flags, accept_score, ...", empty_ok=True)
+            try:
+                settings = GroupSettings.model_validate(raw)
+            except ValidationError as error:
+                raise SpecError(f"{path}: {first_error(error)}") from None
+            read.append(path)
+            return settings
+    return None

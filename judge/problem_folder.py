@@ -1,0 +1,27 @@
+"""The one entry point for loading a problem folder, whatever its layout: ours (judge/problem.py) or a problem
+package (judge/packages/). Every command loads problems through `load_problem_folder`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from judge.errors import SpecError
+from judge.packages.detect import is_package
+from judge.packages.loader import load_package
+from judge.problem import SPEC_FILE, Problem, load_problem, read_spec_mapping
+
+
+def load_problem_folder(root: Path | str, *, require_answers: bool = True) -> Problem:
+    """The problem at `root`: a package if it has a data/ folder and a problem.yaml without our keys, else ours.
+    Without `require_answers`, an input of ours may lack its .ans (`judge answers` is about to write it); a
+    package always ships its answers."""
+    root = Path(root)
+    spec_path = root / SPEC_FILE
+    if root.is_dir() and os.path.lexists(spec_path):
+        raw = read_spec_mapping(spec_path, "id, title, time_limit, ... or a package's name, limits, ...", empty_ok=True)
+        if is_package(root, raw):
+            return load_package(root, raw)
+    elif root.is_dir() and (root / "data").is_dir():
+        raise SpecError(f"{spec_path}: missing; a problem package needs a problem.yaml (it may be empty)")
+    return load_problem(root, require_answers=require_answers)

@@ -1,0 +1,106 @@
+"""One program in its box: a submission, or a problem's own output validator or checker in any language.
+
+Its source sits in a program folder under a scratch folder; `compile` builds it once in a writable box (the
+compile limits), and `command`/`run_spec` start it confined, with paths as the sandbox shows them. Judging a
+submission (judging.py) and running a problem's compiled validator (checkers/program.py) both go through here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge import execute
+from judge.classify import classify
+from judge.execute import Limits, RunSpec
+from judge.languages import Toolchain, main_name
+from judge.sandbox import Mounts, Sandbox, program_env
+from judge.verdicts import Verdict
+
+COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
+COMPILE_MESSAGE_CHARS = 4000
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The outcome of the compile step: whether it succeeded, and the compiler's message (warnings on success)."""
+
+    ok: bool
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program folder with its source written, the toolchain that builds and runs it, and its sandbox."""
+
+    toolchain: Toolchain
+    sandbox: Sandbox
+    mounts: Mounts
+    scratch: Path
+    source_label: str
+    main: str
+
+    @classmethod
+    def write(cls, toolchain: Toolchain, sandbox: Sandbox, scratch: Path, folder: Path, source: bytes,
+              source_label: str, *, boj_main: bool) -> Program:
+        """Write `source` (without a byte order mark) into the new program folder `folder` under `scratch`;
+        `boj_main`: a Java class is always Main, as BOJ runs it (languages.main_name)."""
+        language = toolchain.language
+        text = program_text(source)
+        main = main_name(language, text, source_label, boj=boj_main)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / language.source_file(main)).write_bytes(text)
+        return cls(toolchain, sandbox, Mounts(program_dir=folder, toolchain=toolchain.view), scratch, source_label,
+                   main)
+
+    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts | None = None) -> list[str]:
+        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
+        mounts = mounts or self.mounts
+        language = self.toolchain.language
+        source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
+        program = self.sandbox.program_path(mounts.program_dir, mounts)
+        argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
+                                      memory_mib=memory_mib, main=self.main)
+        return self.sandbox.wrap(argv, mounts)
+
+    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None) -> RunSpec:
+        mounts = mounts or self.mounts
+        return RunSpec(
+            argv=argv,
+            cwd=mounts.program_dir,
+            stdin_path=stdin,
+            stdout_path=self.scratch / f"{name}.out",
+            stderr_path=self.scratch / f"{name}.err",
+            env=program_env(mounts.program_dir),
+            limit_address_space=self.toolchain.language.limit_address_space,
+            signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
+            syscall_filter=self.sandbox.syscall_filter,
+        )
+
+    def compile(self) -> Compiled:
+        """Compile once in a writable box. Warnings are kept; they never make a CE."""
+        language = self.toolchain.language
+        if language.compile is None:
+            return Compiled(ok=True)
+        mounts = dataclasses.replace(self.mounts, writable_program_dir=True)
+        self.sandbox.grant_write(mounts.program_dir)
+        argv = self.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
+        empty = self.scratch / "empty.in"
+        empty.touch()
+        spec = self.run_spec(argv, empty, "compile", mounts)
+        stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
+        failure = classify(stats, COMPILE_LIMITS)
+        output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
+        if failure is None:
+            return Compiled(ok=True, message=output[-COMPILE_MESSAGE_CHARS:])
+        if failure.verdict is Verdict.RE:  # the compiler said no: its own message is the reason
+            return Compiled(ok=False, message=output[-COMPILE_MESSAGE_CHARS:])
+        return Compiled(ok=False, message=f"{failure.message}\n{output[-COMPILE_MESSAGE_CHARS:]}".strip())
+
+
+def program_text(source: bytes) -> bytes:
+    """The source as the compiler gets it: without a UTF-8 byte order mark, which editors on Windows add and
+    which is no part of the program (javac rejects it; BOJ's editor never sends one)."""
+    return source.removeprefix(UTF8_BOM)

@@ -1,0 +1,7 @@
+#include <iostream>
+
+int main() {
+    long long n;
+    std::cin >> n;
+    std::cout << n << " 0\n";
+}

@@ -1,0 +1,2 @@
+input()
+print(sum(int(x) % 2 == 0 for x in input().split()))

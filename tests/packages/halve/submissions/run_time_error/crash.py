@@ -1,0 +1,2 @@
+n = int(input())
+raise SystemExit(3)

@@ -1,0 +1,11 @@
+low, high = 1, 1000
+while True:
+    guess = (low + high) // 2
+    print(guess, flush=True)
+    reply = input()
+    if reply == "correct":
+        break
+    if reply == "lower":
+        high = guess - 1
+    else:
+        low = guess + 1

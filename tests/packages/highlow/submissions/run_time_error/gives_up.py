@@ -1,0 +1,2 @@
+print(500, flush=True)
+raise SystemExit(2)

@@ -1,0 +1,4 @@
+import sys
+
+for line in sys.stdin:
+    print(line.lower(), end="")

@@ -1,0 +1,86 @@
+"""Interactive problems: the submission and the validator run together, connected by pipes, each under its own
+limits, with the verdict rules problemtools applies. tests/packages/highlow (2023-07-draft) was written for
+these tests: a Python validator answering "lower"/"higher"/"correct" to at most 10 guesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.judging import judge_submission
+from judge.options import RunOptions
+from judge.problem_folder import load_problem_folder
+from judge.verdicts import Verdict
+
+HIGHLOW = Path(__file__).parent / "packages" / "highlow"
+
+
+def judge(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_an_interactive_package_loads() -> None:
+    problem = load_problem_folder(HIGHLOW)
+    assert problem.interactive and problem.spec.checker.name == "program"
+    assert [test.name for test in problem.tests] == ["secret/1", "secret/500", "secret/777", "secret/1000"]
+
+
+@pytest.mark.parametrize("sandbox", ["none", "auto"])
+def test_every_reference_submission_gets_its_verdict(sandbox: str) -> None:
+    done = judge("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(HIGHLOW))
+    assert done.returncode == 0, done.stdout + done.stderr
+    got = {Path(row["path"]).name: row["got"] for row in json.loads(done.stdout)["submissions"]}
+    assert got == {"halving.py": "AC", "gives_up.py": "RE", "never_flushes.py": "TLE",
+                   "reads_on_after_correct.py": "TLE", "counting.py": "WA"}
+
+
+def _judge(tmp_path: Path, code: str, root: Path = HIGHLOW) -> list[tuple[Verdict, str, float]]:
+    source = tmp_path / "solution.py"
+    source.write_text(code)
+    result = judge_submission(load_problem_folder(root), source, RunOptions(sandbox="none", fail_fast=True))
+    return [(case.verdict, case.message, case.cpu_seconds) for case in result.cases]
+
+
+def test_the_validators_message_and_the_submissions_own_cpu_time(tmp_path: Path) -> None:
+    counting = (HIGHLOW / "submissions/wrong_answer/counting.py").read_text()
+    assert _judge(tmp_path, counting)[1][:2] == (Verdict.WA, "no right guess in 10 tries")
+    busy_validator = tmp_path / "busy"
+    shutil.copytree(HIGHLOW, busy_validator)
+    script = busy_validator / "output_validator/validate.py"
+    script.write_text("sum(range(10**7))\n" + script.read_text())  # the validator's CPU is not the submission's
+    halving = (HIGHLOW / "submissions/accepted/halving.py").read_text()
+    verdict, _, cpu = _judge(tmp_path, halving, busy_validator)[0]
+    assert verdict is Verdict.AC and cpu < 0.3
+
+
+def _alive(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                found.append(int(entry))
+    return found
+
+
+def test_nothing_of_either_side_survives_the_test(tmp_path: Path) -> None:
+    root = tmp_path / "leaky"
+    shutil.copytree(HIGHLOW, root)
+    script = root / "output_validator/validate.py"
+    script.write_text("import subprocess\nsubprocess.Popen(['sleep', '96.5'], start_new_session=True)\n"
+                      + script.read_text())
+    daemon = ("import subprocess\nsubprocess.Popen(['sleep', '97.5'], start_new_session=True)\n"
+              + (HIGHLOW / "submissions/accepted/halving.py").read_text())
+    assert _judge(tmp_path, daemon, root)[0][0] is Verdict.AC
+    time.sleep(0.2)
+    assert _alive("96.5") == [] and _alive("97.5") == []
