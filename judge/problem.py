@@ -133,14 +133,14 @@ def _load_spec(spec_path: Path) -> ProblemSpec:
     """The validated spec; a problem.yaml validated before (the same bytes, the same schema) is read from the
     judge's cache, without importing pydantic and PyYAML (about 100 ms of every `judge run`)."""
     try:
-        text = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE)
-        decoded = text.decode("utf-8")
+        data = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE)
+        text = data.decode("utf-8")
     except Refused as refused:
         raise SpecError(f"{spec_path}: {refused.reason}; it must be a regular file of at most "
                         f"{SPEC_LIMIT_BYTES // 1024} KiB") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError(f"{spec_path}: cannot read: {error}") from None
-    return validated_once("specs", SCHEMA_MODULE, text, lambda: _validate(decoded, spec_path), ProblemSpec.from_fields)
+    return validated_once("specs", SCHEMA_MODULE, data, lambda: _validate(text, spec_path), ProblemSpec.from_fields)
 
 
 def _validate(text: str, spec_path: Path) -> dict[str, Any]:
