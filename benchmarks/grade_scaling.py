@@ -14,9 +14,8 @@ faithful ports, JVM start-up on every test, exhaustive searches) are dropped. Ve
 compared: they must not depend on the number of workers. The load average is printed with the figures: on a
 shared machine, other jobs' load shows up as a lower speed-up.
 
-Each grade run also reports its CPU time (of the grading process and everything it waited for: workers and
-submissions) and how long the first worker to run out of pairs sat idle before the last result (the "tail",
-from the workers and times recorded in results.sqlite). `--repeats N` alternates -j 1 and -j 2 N times and
+Each grade run also reports how long the first worker to run out of pairs sat idle before the last result (the
+"tail", from the workers and times recorded in results.sqlite). `--repeats N` alternates -j 1 and -j 2 N times and
 prints every ratio with the median; `--baseline DIR` times another source tree of the judge (say, an export of
 main) on the same class, alternating with this one, so before and after are measured in the same run; `--class
 DIR` reuses a class folder built before (which sources pass --max-seconds depends on the load).
@@ -30,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import sqlite3
 import statistics
@@ -95,27 +93,23 @@ def build_class(root: Path, sources: dict[str, list[Path]], pairs: int) -> list[
 
 @dataclass(frozen=True)
 class Timed:
-    """One `judge grade` run: wall and CPU seconds, and the tail (a worker idle before the last result)."""
+    """One `judge grade` run: wall seconds, and the tail (a worker idle before the last result)."""
 
     wall: float
-    cpu: float
     tail: float
 
 
 def grade(class_dir: Path, out: Path, jobs: int, tree: Path = REPO) -> tuple[Timed, dict]:
     """`judge grade -j JOBS` of the judge in `tree` (its package imported from there) into a fresh `out`."""
     shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "grade", str(REPO / "problems"), str(class_dir),
                            "--out", str(out), "-j", str(jobs), "--quiet"], capture_output=True, text=True, cwd=tree,
                           env={**os.environ, "PYTHONPATH": str(tree)})
     seconds = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"judge grade -j {jobs} exited {done.returncode}:\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Timed(seconds, cpu, tail_seconds(out / "results.sqlite")), json.loads((out / "grades.json").read_text())
+    return Timed(seconds, tail_seconds(out / "results.sqlite")), json.loads((out / "grades.json").read_text())
 
 
 def tail_seconds(database: Path) -> float:
@@ -171,7 +165,7 @@ def main() -> None:
                     first = first or gradebook
                     if verdicts(gradebook) != verdicts(first):
                         raise SystemExit(f"verdicts differ: {name} -j {jobs}")
-                    print(f"  {name:8} -j {jobs}: {timed.wall:6.1f} s wall, {timed.cpu:6.1f} s CPU, tail "
+                    print(f"  {name:8} -j {jobs}: {timed.wall:6.1f} s wall, tail "
                           f"{timed.tail:4.1f} s; load {os.getloadavg()[0]:.2f}", flush=True)
         run_seconds = (None if arguments.no_run_loop
                        else sum(judge_run(problem, source) or 0.0 for _, problem, source in made))
@@ -187,12 +181,12 @@ def main() -> None:
         counts[overall] = counts.get(overall, 0) + 1
     print(f"verdicts: {' '.join(f'{verdict} {count}' for verdict, count in sorted(counts.items()))}; "
           f"{tests} tests judged per run; identical in every run")
-    print(f"{'':24}{'wall s':>9}{'ms/test':>9}{'CPU s':>9}   (medians of {arguments.repeats})")
+    print(f"{'':24}{'wall s':>9}{'ms/test':>9}   (medians of {arguments.repeats})")
     for name in trees:
         for jobs in (1, 2):
             runs = timings[(name, jobs)]
-            wall, cpu = statistics.median(t.wall for t in runs), statistics.median(t.cpu for t in runs)
-            print(f"{f'{name}: judge grade -j {jobs}':24}{wall:9.1f}{1000 * wall / tests:9.1f}{cpu:9.1f}")
+            wall = statistics.median(t.wall for t in runs)
+            print(f"{f'{name}: judge grade -j {jobs}':24}{wall:9.1f}{1000 * wall / tests:9.1f}")
     if run_seconds is not None:
         print(f"{'judge run, one by one':24}{run_seconds:9.1f}{1000 * run_seconds / tests:9.1f}")
     for name in trees:
