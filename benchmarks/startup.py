@@ -13,7 +13,7 @@ the machine hits every side alike, times with `subprocess`:
 
 Prints, per mode, the median wall time of each and the difference (target: at most 150 ms), the spread (the
 least and most disturbed repeats), and the CPU time of the judge and of everything it waited for, which load from
-other users inflates far less than wall time. Then where the time goes: the interpreter's own start, and the
+other users inflates far less than wall time (with bwrap, the processes inside the box are not all counted). Then where the time goes: the interpreter's own start, and the
 imports of `judge run` by package (`python -X importtime`, self time summed per top-level package).
 
 The children get a private bytecode cache (PYTHONPYCACHEPREFIX in the temporary folder, after a warm-up run), so
