@@ -14,8 +14,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from judge.errors import LanguageTableError
-from judge.language_table import FIXED_PLACEHOLDERS
 from judge.problem_schema import first_error
+
+FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib"})
+"""What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""
 
 
 class _Strict(BaseModel):

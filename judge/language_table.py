@@ -12,10 +12,6 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib"})
-"""What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""
-
-
 @dataclass(frozen=True)
 class Allowance:
     """BOJ's extra budget for slower languages: limit × factor + extra."""

@@ -20,15 +20,13 @@ from typing import Any, Literal
 
 from judge.errors import SpecError
 from judge.intake import Refused, kind_refusal, read_source
+from judge.options import DEFAULT_SOURCE_LIMIT_KIB
 from judge.tool_cache import validated_once
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
 SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
-DEFAULT_SOURCE_LIMIT_KIB = 64
-"""BOJ's code length limit for most problems."""
-MAX_SOURCE_LIMIT_KIB = 16 * 1024
 SCHEMA_MODULE = Path(__file__).with_name("problem_schema.py")
 """The code that validates problem.yaml: a cached validation is reused only while this file is unchanged."""
 

@@ -13,7 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from judge.errors import SpecError
-from judge.problem import DEFAULT_SOURCE_LIMIT_KIB, MAX_SOURCE_LIMIT_KIB
+from judge.options import DEFAULT_SOURCE_LIMIT_KIB, MAX_SOURCE_LIMIT_KIB
 
 
 class CheckerModel(BaseModel):
