@@ -1,5 +1,5 @@
 """`judge run` imports only what it needs (issue 11): no Dask, no gradebook, no `doctor`, no rich, and, for a
-problem.yaml validated before, neither pydantic nor PyYAML. Checked on the modules a real run leaves loaded, in a
+problem.yaml validated before, neither pydantic nor PyYAML (nor pyseccomp, once the filter is compiled). Checked on the modules a real run leaves loaded, in a
 fresh interpreter; no test here measures a time."""
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert among(modules, NEVER_FOR_RUN) == []
     again, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none", "--format", "json")
     assert json.loads(str(again["report"]))["verdict"] == "AC"
-    assert among(modules, NEVER_FOR_RUN + VALIDATING) == []  # the spec and languages.yaml came from the cache
+    # the spec, languages.yaml and the seccomp program came from the judge's cache
+    assert among(modules, NEVER_FOR_RUN + VALIDATING + ("pyseccomp",)) == []
 
 
 def test_run_help_imports_no_other_command() -> None:

@@ -82,3 +82,21 @@ def test_the_language_table_is_validated_once(tmp_path: Path, monkeypatch: pytes
     first, second = languages._packaged_table(), languages._packaged_table()
     assert first == second and "python3" in first
     assert len(seen) == 1
+
+
+def test_the_seccomp_program_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from judge import syscall_filter
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    compile_filter = syscall_filter.compile_filter.__wrapped__  # without the in-process memo
+    first = compile_filter(True)
+    if isinstance(first, str):
+        pytest.skip(first)
+    compiled = syscall_filter._compiled
+    monkeypatch.setattr(syscall_filter, "_compiled", lambda *args: pytest.fail("compiled again"))
+    assert compile_filter(True) == first
+    (record,) = (tool_cache.cache_dir() / "seccomp").iterdir()
+    record.write_text('"not hex"')
+    monkeypatch.setattr(syscall_filter, "_compiled", compiled)
+    assert compile_filter(True) == first
+    assert compile_filter(False) != first  # the root box's filter also refuses new user namespaces
