@@ -14,7 +14,14 @@ faithful ports, JVM start-up on every test, exhaustive searches) are dropped. Ve
 compared: they must not depend on the number of workers. The load average is printed with the figures: on a
 shared machine, other jobs' load shows up as a lower speed-up.
 
-    python benchmarks/grade_scaling.py [--pairs 60] [--max-seconds 6] [--keep DIR]
+Each grade run also reports how long the first worker to run out of pairs sat idle before the last result (the
+"tail", from the workers and times recorded in results.sqlite). `--repeats N` alternates -j 1 and -j 2 N times and
+prints every ratio with the median; `--baseline DIR` times another source tree of the judge (say, an export of
+main) on the same class, alternating with this one, so before and after are measured in the same run; `--class
+DIR` reuses a class folder built before (which sources pass --max-seconds depends on the load).
+
+    python benchmarks/grade_scaling.py [--pairs 60] [--max-seconds 6] [--keep DIR] [--repeats N]
+                                       [--baseline DIR] [--class DIR] [--no-run-loop]
 """
 
 from __future__ import annotations
@@ -23,10 +30,14 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,14 +91,36 @@ def build_class(root: Path, sources: dict[str, list[Path]], pairs: int) -> list[
     return made
 
 
-def grade(class_dir: Path, out: Path, jobs: int) -> tuple[float, dict]:
+@dataclass(frozen=True)
+class Timed:
+    """One `judge grade` run: wall seconds, and the tail (a worker idle before the last result)."""
+
+    wall: float
+    tail: float
+
+
+def grade(class_dir: Path, out: Path, jobs: int, tree: Path = REPO) -> tuple[Timed, dict]:
+    """`judge grade -j JOBS` of the judge in `tree` (its package imported from there) into a fresh `out`."""
+    shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "grade", str(REPO / "problems"), str(class_dir),
-                           "--out", str(out), "-j", str(jobs), "--quiet"], capture_output=True, text=True, cwd=REPO)
+                           "--out", str(out), "-j", str(jobs), "--quiet"], capture_output=True, text=True, cwd=tree,
+                          env={**os.environ, "PYTHONPATH": str(tree)})
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"judge grade -j {jobs} exited {done.returncode}:\n{done.stderr}")
-    return seconds, json.loads((out / "grades.json").read_text())
+    return Timed(seconds, tail_seconds(out / "results.sqlite")), json.loads((out / "grades.json").read_text())
+
+
+def tail_seconds(database: Path) -> float:
+    """How long before the last result the first worker to finish stored its last one (0 with one worker)."""
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT worker, judged_at FROM results").fetchall()
+    last: dict[str, float] = {}
+    for worker, judged_at in rows:
+        moment = datetime.fromisoformat(judged_at).timestamp()
+        last[worker] = max(last.get(worker, moment), moment)
+    return max(last.values()) - min(last.values()) if last else 0.0
 
 
 def verdicts(gradebook: dict) -> dict[tuple[str, str], list[str]]:
@@ -104,37 +137,64 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=6.0,
                         help="leave out reference submissions that `judge run` takes longer on (default 6)")
     parser.add_argument("--keep", type=Path, help="build the class and results here instead of a temporary folder")
+    parser.add_argument("--class", dest="class_dir", type=Path, help="reuse this class folder instead of building one")
+    parser.add_argument("--repeats", type=int, default=1, help="alternate -j 1 and -j 2 this many times (default 1)")
+    parser.add_argument("--baseline", type=Path, help="another source tree of the judge, timed alternately")
+    parser.add_argument("--no-run-loop", action="store_true", help="leave out `judge run` one pair at a time")
     arguments = parser.parse_args()
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print("reference submissions, judged once with `judge run`:")
-    sources = quick_sources(arguments.max_seconds)
     workdir = arguments.keep or Path(tempfile.mkdtemp(prefix="grade-scaling-"))
+    trees = {"this": REPO, **({"baseline": arguments.baseline.resolve()} if arguments.baseline else {})}
+    timings: dict[tuple[str, int], list[Timed]] = {(name, jobs): [] for name in trees for jobs in (1, 2)}
     try:
-        made = build_class(workdir / "class", sources, arguments.pairs)
-        print(f"class: {len(made)} pairs, {len({student for student, _, _ in made})} students, in {workdir}")
-        one_seconds, one = grade(workdir / "class", workdir / "out-j1", 1)
-        two_seconds, two = grade(workdir / "class", workdir / "out-j2", 2)
-        if verdicts(one) != verdicts(two):
-            raise SystemExit("verdicts differ between -j 1 and -j 2")
-        run_seconds = sum(judge_run(problem, source) or 0.0 for _, problem, source in made)
+        if arguments.class_dir:
+            class_dir = arguments.class_dir
+            made = [(path.parent.name, path.stem, path) for path in sorted(class_dir.glob("*/*"))]
+        else:
+            print("reference submissions, judged once with `judge run`:")
+            class_dir = workdir / "class"
+            made = build_class(class_dir, quick_sources(arguments.max_seconds), arguments.pairs)
+        print(f"class: {len(made)} pairs, {len({student for student, _, _ in made})} students, in {class_dir}")
+        first: dict | None = None
+        for _ in range(arguments.repeats):
+            for name, tree in trees.items():
+                for jobs in (1, 2):
+                    timed, gradebook = grade(class_dir, workdir / f"out-{name}-j{jobs}", jobs, tree)
+                    timings[(name, jobs)].append(timed)
+                    first = first or gradebook
+                    if verdicts(gradebook) != verdicts(first):
+                        raise SystemExit(f"verdicts differ: {name} -j {jobs}")
+                    print(f"  {name:8} -j {jobs}: {timed.wall:6.1f} s wall, tail "
+                          f"{timed.tail:4.1f} s; load {os.getloadavg()[0]:.2f}", flush=True)
+        run_seconds = (None if arguments.no_run_loop
+                       else sum(judge_run(problem, source) or 0.0 for _, problem, source in made))
     finally:
         if arguments.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
 
+    assert first is not None
     print(f"load average after: {os.getloadavg()[0]:.2f}")
-    tests = sum(len(cases) - 1 for cases in verdicts(one).values())
+    tests = sum(len(cases) - 1 for cases in verdicts(first).values())
     counts: dict[str, int] = {}
-    for overall, *_ in verdicts(one).values():
+    for overall, *_ in verdicts(first).values():
         counts[overall] = counts.get(overall, 0) + 1
     print(f"verdicts: {' '.join(f'{verdict} {count}' for verdict, count in sorted(counts.items()))}; "
-          f"{tests} tests judged per run; identical with -j 1 and -j 2")
-    print(f"{'':24}{'wall s':>9}{'ms/test':>9}")
-    for label, seconds in (("judge grade -j 1", one_seconds), ("judge grade -j 2", two_seconds),
-                           ("judge run, one by one", run_seconds)):
-        print(f"{label:24}{seconds:9.1f}{1000 * seconds / tests:9.1f}")
-    print(f"speed-up -j 2 over -j 1: {one_seconds / two_seconds:.2f} (target >= 1.8 on 2 cores)")
-    print(f"judge run one by one / judge grade -j 1: {run_seconds / one_seconds:.2f}")
+          f"{tests} tests judged per run; identical in every run")
+    print(f"{'':24}{'wall s':>9}{'ms/test':>9}   (medians of {arguments.repeats})")
+    for name in trees:
+        for jobs in (1, 2):
+            runs = timings[(name, jobs)]
+            wall = statistics.median(t.wall for t in runs)
+            print(f"{f'{name}: judge grade -j {jobs}':24}{wall:9.1f}{1000 * wall / tests:9.1f}")
+    if run_seconds is not None:
+        print(f"{'judge run, one by one':24}{run_seconds:9.1f}{1000 * run_seconds / tests:9.1f}")
+    for name in trees:
+        ratios = [one.wall / two.wall for one, two in zip(timings[(name, 1)], timings[(name, 2)])]
+        print(f"{name}: speed-up -j 2 over -j 1: median {statistics.median(ratios):.2f}, each run "
+              f"{', '.join(f'{ratio:.2f}' for ratio in ratios)} (target >= 1.85 on 2 idle cores)")
+    if run_seconds is not None:
+        print(f"judge run one by one / judge grade -j 1: {run_seconds / statistics.median(t.wall for t in timings[('this', 1)]):.2f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from judge import __version__, execute
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
+from judge.launchers import forget_launchers
 from judge.sandbox import BOX_UID, bwrap_problem, sandbox_gaps
 
 
@@ -20,7 +21,9 @@ class Finding:
 
 
 def examine() -> list[Finding]:
-    """One finding per language toolchain, plus memory enforcement and the sandbox."""
+    """One finding per language toolchain, plus memory enforcement and the sandbox. Launcher scripts (pyenv
+    shims) are asked afresh, so a changed `pyenv global` shows here and holds for the judges that follow."""
+    forget_launchers()
     findings = [Finding("judge", "ok", f"judge {__version__} on Python {platform.python_version()}, {platform.system()} {platform.release()}")]
     for language in LANGUAGES.values():
         try:

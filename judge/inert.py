@@ -17,7 +17,6 @@ Rich: `for_terminal` returns plain text, not markup. Print it through rich as `r
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
@@ -78,6 +77,8 @@ def xml_text(text: str) -> str:
 
 def html_text(text: str) -> str:
     """Text safe inside an HTML element or a quoted attribute, encodable as UTF-8."""
+    import html  # noqa: PLC0415 -- only the gradebook's page needs it, not every `judge run`
+
     return html.escape(_visible(text), quote=True)
 
 

@@ -25,7 +25,6 @@ from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
-from judge.interactive import interact
 from judge.intake import read_source
 from judge.language_table import Allowance, Language
 from judge.languages import detect_language, resolve_toolchain
@@ -305,6 +304,8 @@ def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
     if not isinstance(setup.checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
+    from judge.interactive import interact  # noqa: PLC0415 -- concurrent.futures and logging only when interactive
+
     language = setup.program.toolchain.language
     done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.checker, test)
     stats = done.submission

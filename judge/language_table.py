@@ -1,27 +1,16 @@
-"""languages.yaml: its records, and the loader that validates it the way problem.yaml is validated.
+"""languages.yaml: its records, and `parse_table`, which validates it the way problem.yaml is validated.
 
 Unknown keys, wrong types and placeholders a command cannot fill are one line naming the file and the key
-(`LanguageTableError`, exit 2), never a KeyError at the first submission in that language. The table is read
-when first needed (`LanguageTable`), not when the judge is imported.
+(`LanguageTableError`, exit 2, from judge/language_schema.py), never a KeyError at the first submission in that
+language. The table is read when first needed (`LanguageTable`), not when the judge is imported.
 """
 
 from __future__ import annotations
 
 import functools
-import string
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated
-
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
-
-from judge.errors import LanguageTableError
-from judge.problem import first_error
-
-FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main"})
-"""What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""
-
+from typing import Any
 
 @dataclass(frozen=True)
 class Allowance:
@@ -67,76 +56,28 @@ class Language:
         return self.source_name.format(main=main)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class _Tool(_Strict):
-    names: Annotated[list[str], Field(min_length=1)]
-    package: str
-    resolve: list[str] = []
-    venv: str | None = None
-    static: str | None = None
-
-
-class _Allowance(_Strict):
-    factor: Annotated[float, Field(gt=0)] = 1.0
-    extra: Annotated[float, Field(ge=0)] = 0.0
-
-
-class _Language(_Strict):
-    display: str
-    extensions: list[str]
-    source_name: str
-    tools: Annotated[dict[str, _Tool], Field(min_length=1)]
-    run: Annotated[list[str], Field(min_length=1)]
-    compile: list[str] | None = None
-    time: _Allowance = _Allowance()
-    memory: _Allowance = _Allowance()
-    memory_errors: list[str] = []
-    limit_address_space: bool = True
-    max_processes: Annotated[int, Field(gt=0)] = 64
-    main_class: bool = False
-
-    @model_validator(mode="after")
-    def _placeholders_are_known(self) -> _Language:
-        known = FIXED_PLACEHOLDERS | set(self.tools) | {f"{name}_venv" for name, tool in self.tools.items()
-                                                         if tool.venv is not None}
-        for key, command in (("run", self.run), ("compile", self.compile or [])):
-            for part in command:
-                try:
-                    names = [field for _, field, _, _ in string.Formatter().parse(part) if field is not None]
-                except ValueError as error:
-                    raise ValueError(f"{key}: {part[:40]!r} is not a command template ({error})") from None
-                unknown = sorted(set(names) - known)
-                if unknown:
-                    raise ValueError(f"{key}: {{{unknown[0]}}} is no placeholder here; use one of "
-                                     f"{', '.join('{' + name + '}' for name in sorted(known))}")
-        return self
-
-
 def parse_table(text: str, source: str) -> dict[str, Language]:
     """The languages of `text` (a languages.yaml), or a LanguageTableError naming `source` and the key."""
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise LanguageTableError(f"{source}: not valid YAML ({' '.join(str(error).split())})") from None
-    try:
-        entries = TypeAdapter(dict[str, _Language]).validate_python(raw)
-    except ValidationError as error:
-        raise LanguageTableError(f"{source}: {first_error(error)}") from None
-    return {key: _language(key, entry) for key, entry in entries.items()}
+    from judge.language_schema import validate_table  # noqa: PLC0415 -- pydantic only when validating
+
+    return languages_from_fields(validate_table(text, source))
 
 
-def _language(key: str, entry: _Language) -> Language:
-    tools = {name: ToolSpec(tuple(tool.names), tool.package, tuple(tool.resolve), tool.venv, tool.static)
-             for name, tool in entry.tools.items()}
+def languages_from_fields(table: Mapping[str, Mapping[str, Any]]) -> dict[str, Language]:
+    """The languages of a validated table (as validate_table returns it, or as the judge's cache kept it)."""
+    return {key: _language(key, fields) for key, fields in table.items()}
+
+
+def _language(key: str, fields: Mapping[str, Any]) -> Language:
+    tools = {name: ToolSpec(tuple(tool["names"]), tool["package"], tuple(tool["resolve"]), tool["venv"],
+                            tool["static"])
+             for name, tool in fields["tools"].items()}
     return Language(
-        key=key, display=entry.display, extensions=tuple(entry.extensions), source_name=entry.source_name,
-        tools=tools, run=tuple(entry.run), compile=tuple(entry.compile) if entry.compile else None,
-        time=Allowance(entry.time.factor, entry.time.extra), memory=Allowance(entry.memory.factor, entry.memory.extra),
-        memory_errors=tuple(entry.memory_errors), limit_address_space=entry.limit_address_space,
-        max_processes=entry.max_processes, main_class=entry.main_class,
+        key=key, display=fields["display"], extensions=tuple(fields["extensions"]), source_name=fields["source_name"],
+        tools=tools, run=tuple(fields["run"]), compile=tuple(fields["compile"]) if fields["compile"] else None,
+        time=Allowance(**fields["time"]), memory=Allowance(**fields["memory"]),
+        memory_errors=tuple(fields["memory_errors"]), limit_address_space=fields["limit_address_space"],
+        max_processes=fields["max_processes"], main_class=fields["main_class"],
     )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import fcntl
 import functools
-import hashlib
 import json
 import os
 import re
@@ -20,12 +19,14 @@ import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from judge.errors import SubmissionError, ToolchainMissing
-from judge.language_table import Language, LanguageTable, ToolSpec, parse_table
+from judge.language_table import Language, LanguageTable, ToolSpec, languages_from_fields
+from judge.launchers import launched_binary
 from judge.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
+from judge.tool_cache import cache_dir, read_record, tool_key, validated_once, write_record
 
 ELF_MAGIC = b"\x7fELF"
 STATIC_FLAG = "-static"
@@ -42,6 +43,8 @@ _JAVA_CLASS = re.compile(rb"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]
 _JAVA_PUBLIC = re.compile(rb"\bpublic\s+(?:(?:final|abstract|static)\s+)*(?:class|interface|enum|record)\s+"
                           rb"([A-Za-z_$][\w$]*)")
 _JAVA_MAIN = re.compile(rb"\bstatic\s+void\s+main\s*\(")
+LANGUAGE_SCHEMA_MODULE = Path(__file__).with_name("language_schema.py")
+"""The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,17 @@ class Toolchain:
 
 
 def _packaged_table() -> dict[str, Language]:
-    table = resources.files("judge").joinpath("languages.yaml")
-    return parse_table(table.read_text(encoding="utf-8"), str(table))
+    """The packaged languages.yaml, validated once per content and schema (`validated_once`)."""
+    table = Path(__file__).with_name("languages.yaml")  # package data, installed beside this module
+    text = table.read_text(encoding="utf-8")
+    return validated_once("languages", LANGUAGE_SCHEMA_MODULE, text, lambda: _validate_table(text, str(table)),
+                          languages_from_fields)
+
+
+def _validate_table(text: str, source: str) -> dict[str, Any]:
+    from judge.language_schema import validate_table  # noqa: PLC0415 -- pydantic only when validating
+
+    return validate_table(text, source)
 
 
 LANGUAGES: Mapping[str, Language] = LanguageTable(_packaged_table)
@@ -152,17 +164,13 @@ def _resolve_cached(key: str) -> Toolchain:
 
 
 def _real_binary(found: str, tool: ToolSpec) -> str:
-    """Follow symlinks, and ask a script shim (pyenv, asdf) for the binary it would start."""
+    """Follow symlinks, and ask a script shim (pyenv, asdf) for the binary it would start (once: launchers.py)."""
     path = os.path.realpath(found)
     with open(path, "rb") as handle:
         is_binary = handle.read(4) == ELF_MAGIC
     if is_binary or not tool.resolve:
         return path
-    try:
-        answer = subprocess.run([path, *tool.resolve], capture_output=True, text=True, timeout=30, check=True)
-    except (OSError, subprocess.SubprocessError) as error:
-        raise ToolchainMissing(f"{found}: cannot ask this launcher for its real binary: {error}") from None
-    return os.path.realpath(answer.stdout.strip())
+    return launched_binary(path, tool.resolve)
 
 
 def _in_every_box(path: str) -> bool:
@@ -178,20 +186,6 @@ def _outermost(paths: set[str]) -> list[str]:
 # --- Python: an empty virtual environment, made once per interpreter and kept in the judge's cache -------------
 
 
-def cache_dir() -> Path:
-    """The judge's cache folder: $XDG_CACHE_HOME/judge, else ~/.cache/judge."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    return Path(base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".cache")) / "judge"
-
-
-def _cache_key(tool: str) -> str:
-    """A name for what the cache knows of `tool`: its file name and a digest of its path, size and mtime, so an
-    upgraded tool is asked again."""
-    stat = os.stat(tool)
-    digest = hashlib.sha256(f"{tool}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    return f"{Path(tool).name}-{digest}"
-
-
 @dataclass(frozen=True)
 class _Interpreter:
     """A Python as submissions run it: `python` the interpreter of its venv, `shown` and `hidden` what a box
@@ -204,10 +198,10 @@ class _Interpreter:
 
 def _empty_venv(python: str, display: str, package: str) -> _Interpreter:
     """The interpreter of this Python's venv, made with --without-pip so its site-packages stay empty and `site`
-    reads no .pth file; a changed interpreter gets a new one (`_cache_key`). Its record is written last, under a
+    reads no .pth file; a changed interpreter gets a new one (`tool_key`). Its record is written last, under a
     lock, so parallel judges never use a half-made venv."""
     folder = cache_dir() / "venvs"
-    venv = folder / _cache_key(python)
+    venv = folder / tool_key(python)
     record = folder / f"{venv.name}.json"
     interpreter = _read_record(record)
     if interpreter is not None:
@@ -219,9 +213,7 @@ def _empty_venv(python: str, display: str, package: str) -> _Interpreter:
             interpreter = _read_record(record)
             if interpreter is None:
                 interpreter = _make_venv(python, venv, display, package)
-                with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as handle:
-                    json.dump(asdict(interpreter), handle)
-                os.replace(handle.name, record)
+                write_record(record, asdict(interpreter))
     except OSError as error:
         raise ToolchainMissing(f"{display}: cannot write the judge's cache {folder}: {error}; "
                                "set XDG_CACHE_HOME to a writable folder") from None
@@ -230,10 +222,10 @@ def _empty_venv(python: str, display: str, package: str) -> _Interpreter:
 
 def _read_record(record: Path) -> _Interpreter | None:
     """The venv this record describes, or None if there is no record or its venv is gone."""
+    fields = read_record(record)
     try:
-        fields = json.loads(record.read_text(encoding="utf-8"))
         interpreter = _Interpreter(fields["python"], tuple(fields["shown"]), tuple(fields["hidden"]))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         return None
     return interpreter if os.path.isfile(interpreter.python) else None
 
@@ -294,9 +286,9 @@ def _shared_libraries(binary: str) -> list[str]:
 
 def _links_statically(compiler: str, source_name: str) -> bool:
     """Whether `compiler -static` links a trivial program here (it needs libc.a; libstdc++.a for C++). A yes is
-    remembered in the cache (`_cache_key`); a no is tried again by each judge, so installing the static libraries
+    remembered in the cache (`tool_key`); a no is tried again by each judge, so installing the static libraries
     takes effect at once."""
-    marker = cache_dir() / "static-link" / _cache_key(compiler)
+    marker = cache_dir() / "static-link" / tool_key(compiler)
     if marker.is_file():
         return True
     with tempfile.TemporaryDirectory(prefix="judge-static-") as scratch:

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 SandboxChoice = Literal["auto", "bwrap", "none"]
+DEFAULT_SOURCE_LIMIT_KIB = 64
+"""BOJ's code length limit for most problems (a problem.yaml's `source_limit` unless it says otherwise)."""
+MAX_SOURCE_LIMIT_KIB = 16 * 1024
 
 
 @dataclass(frozen=True)

@@ -14,72 +14,57 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
+from judge.checker_keys import PROGRAM_CHECKER, PROGRAM_PROTOCOLS
 from judge.errors import SpecError
 from judge.expectation import Reference
-from judge.scoring import ScoreGroup
 from judge.intake import Refused, kind_refusal, read_source
-from judge.suggest import closest, nearby_path
+from judge.options import DEFAULT_SOURCE_LIMIT_KIB
+from judge.scoring import ScoreGroup
+from judge.suggest import nearby_path
+from judge.tool_cache import validated_once
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"
 VALIDATOR_FILE = "validator.py"
 SAMPLE_PREFIX = "sample"
 SPEC_LIMIT_BYTES = 64 * 1024
-PROGRAM_CHECKER = "program"
-PROGRAM_PROTOCOLS = {"program": "package", "testlib": "testlib"}
-"""problem.yaml's key for a checker program, and the protocol it speaks (checkers/program.py)."""
 HEADER_SUFFIXES = (".h", ".hpp", ".hh")
-DEFAULT_SOURCE_LIMIT_KIB = 64
-"""BOJ's code length limit for most problems."""
-MAX_SOURCE_LIMIT_KIB = 16 * 1024
+SCHEMA_MODULE = Path(__file__).with_name("problem_schema.py")
+"""The code that validates problem.yaml: a cached validation is reused only while this file is unchanged."""
 
 
-class CheckerSpec(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class CheckerSpec:
     """Which checker decides outputs: a built-in name with its options, or `checker.py` in the problem folder."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
     name: str = "boj"
-    options: dict[str, float | int | str | bool] = Field(default_factory=dict)
+    options: Mapping[str, float | int | str | bool] = field(default_factory=dict)
 
 
-class ProblemSpec(BaseModel):
-    """The contents of `problem.yaml`. Limits are BOJ's: seconds, MiB."""
+@dataclass(frozen=True, kw_only=True)
+class ProblemSpec:
+    """The contents of `problem.yaml`, validated (judge/problem_schema.py). Limits are BOJ's: seconds, MiB."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str = Field(min_length=1)
-    title: str = Field(min_length=1)
+    id: str
+    title: str
     source: str = ""
-    time_limit: float = Field(gt=0, le=3600)
-    memory_limit: int = Field(gt=0, le=65536)
-    output_limit: int = Field(default=1, gt=0, le=4096)
-    checker: CheckerSpec = Field(default_factory=CheckerSpec)
+    time_limit: float
+    memory_limit: int
+    output_limit: int = 1
+    checker: CheckerSpec = field(default_factory=CheckerSpec)
     language_allowance: bool = True
     validator: Literal["validator.py"] | None = None  # VALIDATOR_FILE
-    source_limit: int = Field(default=DEFAULT_SOURCE_LIMIT_KIB, gt=0, le=MAX_SOURCE_LIMIT_KIB)  # KiB
+    source_limit: int = DEFAULT_SOURCE_LIMIT_KIB  # KiB
 
-    @field_validator("checker", mode="before")
     @classmethod
-    def _checker_from_name_or_mapping(cls, value: Any) -> Any:
-        """`checker: tokens`, `checker: {name: float, absolute: 1e-6}`, or a program: `checker: {program: v.cpp}`
-        (the package protocol, 42/43) or `checker: {testlib: checker.cpp}` (the testlib protocol)."""
-        if isinstance(value, str):
-            return {"name": value}
-        if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in PROGRAM_PROTOCOLS:
-            key, path = next(iter(value.items()))
-            return {"name": PROGRAM_CHECKER, "options": {"path": path, "protocol": PROGRAM_PROTOCOLS[key]}}
-        if isinstance(value, dict) and "name" in value:
-            options = {key: option for key, option in value.items() if key != "name"}
-            return {"name": value["name"], "options": options}
-        return value
+    def from_fields(cls, fields: Mapping[str, Any]) -> ProblemSpec:
+        """The spec of validated `fields` (as validate_spec returns them, or as the cache kept them)."""
+        return cls(**{**fields, "checker": CheckerSpec(**fields["checker"])})
 
 
 @dataclass(frozen=True)
@@ -237,84 +222,40 @@ def require_regular_inside(path: Path, root: Path) -> None:
         require_regular(path)
 
 
-class _SpecLoader(yaml.SafeLoader):
-    """PyYAML's safe loader without aliases. An alias (`*name`) repeats a node, and aliases of aliases grow
-    exponentially ("billion laughs"); a problem.yaml never needs one, so the first is an error at its line."""
-
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed; write the value out",
-                                              self.peek_event().start_mark)
-        return super().compose_node(parent, index)
-
-
 def _load_spec(spec_path: Path) -> ProblemSpec:
-    raw = read_spec_mapping(spec_path, "id, title, time_limit, ...")
-    unknown = [key for key in raw if key not in ProblemSpec.model_fields]
-    if unknown:  # before the missing keys: `timelimit:` is a misspelt time_limit, not a missing one
-        near = closest(str(unknown[0]), ProblemSpec.model_fields)
-        raise SpecError(f"{spec_path}: {_show_key(unknown[0])}: unknown key; remove it or check its spelling"
-                        + (f" (did you mean {near}?)" if near else ""))
-    try:
-        return ProblemSpec.model_validate(raw)
-    except ValidationError as error:
-        raise SpecError(f"{spec_path}: {first_error(error)}") from None
+    """The validated spec; a problem.yaml validated before (the same bytes, the same schema) is read from the
+    judge's cache, without importing pydantic and PyYAML (about 100 ms of every `judge run`)."""
+    data = _read_spec_bytes(spec_path)
+    text = data.decode("utf-8")
+    return validated_once("specs", SCHEMA_MODULE, data, lambda: _validate(text, spec_path), ProblemSpec.from_fields)
+
+
+def _validate(text: str, spec_path: Path) -> dict[str, Any]:
+    from judge.problem_schema import validate_spec  # noqa: PLC0415 -- pydantic only for a new problem.yaml
+
+    return validate_spec(text, spec_path)
 
 
 def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False) -> dict[Any, Any]:
     """A problem.yaml (ours or a problem package's) as a mapping, read safely: a regular file of at most 64 KiB,
     no aliases; any problem is a SpecError naming the file (and the line, for YAML errors). With `empty_ok`, an
     empty file is an empty mapping (a legacy package's problem.yaml may leave every key at its default)."""
+    from judge.problem_schema import parse_mapping  # noqa: PLC0415 -- PyYAML only where a package is read
+
+    return parse_mapping(_read_spec_bytes(spec_path).decode("utf-8"), spec_path, keys_hint, empty_ok=empty_ok)
+
+
+def _read_spec_bytes(spec_path: Path) -> bytes:
+    """A problem.yaml's bytes: a regular file of at most 64 KiB in UTF-8, else a SpecError naming it."""
     try:
-        text = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE).decode("utf-8")
-        raw = yaml.load(text, Loader=_SpecLoader)  # noqa: S506 -- a SafeLoader, minus aliases
+        data = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE)
+        data.decode("utf-8")
     except Refused as refused:
         raise SpecError(f"{spec_path}: {refused.reason}; it must be a regular file of at most "
                         f"{SPEC_LIMIT_BYTES // 1024} KiB") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not valid YAML"
-        raise SpecError(f"{spec_path}: {where}{problem}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SpecError(f"{spec_path}: cannot read: {error}") from None
-    except RecursionError:
-        raise SpecError(f"{spec_path}: not valid YAML: nested too deeply") from None
-    except ValueError as error:  # PyYAML's constructors: `2021-13-01`, `!!float fast`, `!!int 0x`
-        raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
-    if raw is None and empty_ok:
-        return {}
-    if not isinstance(raw, dict):
-        raise SpecError(f"{spec_path}: must be a mapping of keys ({keys_hint}), got {type(raw).__name__}")
-    return raw
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _show_key(part: object) -> str:
-    """A key as a message shows it: quoted when it holds line breaks or other invisible characters."""
-    text = str(part)
-    return text if text and text.isprintable() and text.strip() == text else repr(text)
-
-
-def first_error(error: ValidationError) -> str:
-    """The first pydantic error as `key: what is wrong, got <value>`."""
-    first = error.errors()[0]
-    key = ".".join(_show_key(part) for part in first["loc"]) or "(top level)"
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        return f"{key}: unknown key; remove it or check its spelling"
-    if kind == "missing":
-        return f"{key}: missing; this key is required"
-    message = {
-        "greater_than": "must be a positive number",
-        "float_parsing": "must be a positive number",
-        "int_parsing": "must be a whole number",
-        "int_from_float": "must be a whole number",
-    }.get(kind, first["msg"].lower())
-    return f"{key}: {message}, got {first.get('input')!r}"
+    return data
 
 
 def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:

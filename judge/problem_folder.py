@@ -7,21 +7,23 @@ import os
 from pathlib import Path
 
 from judge.errors import SpecError
-from judge.packages.detect import is_package
-from judge.packages.loader import load_package
+from judge.packages.detect import DATA_FOLDER, is_package
 from judge.problem import SPEC_FILE, Problem, load_problem, read_spec_mapping
 
 
 def load_problem_folder(root: Path | str, *, require_answers: bool = True) -> Problem:
     """The problem at `root`: a package if it has a data/ folder and a problem.yaml without our keys, else ours.
     Without `require_answers`, an input of ours may lack its .ans (`judge answers` is about to write it); a
-    package always ships its answers."""
+    package always ships its answers. Only a folder with a data/ folder has its problem.yaml read here: ours are
+    read by load_problem, from the judge's cache when validated before (no PyYAML, no pydantic)."""
     root = Path(root)
     spec_path = root / SPEC_FILE
-    if root.is_dir() and os.path.lexists(spec_path):
+    if root.is_dir() and (root / DATA_FOLDER).is_dir():
+        if not os.path.lexists(spec_path):
+            raise SpecError(f"{spec_path}: missing; a problem package needs a problem.yaml (it may be empty)")
         raw = read_spec_mapping(spec_path, "id, title, time_limit, ... or a package's name, limits, ...", empty_ok=True)
         if is_package(root, raw):
+            from judge.packages.loader import load_package  # noqa: PLC0415 -- pydantic only for a package
+
             return load_package(root, raw)
-    elif root.is_dir() and (root / "data").is_dir():
-        raise SpecError(f"{spec_path}: missing; a problem package needs a problem.yaml (it may be empty)")
     return load_problem(root, require_answers=require_answers)

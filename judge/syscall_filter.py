@@ -18,9 +18,12 @@ from __future__ import annotations
 import ctypes
 import errno
 import functools
+import importlib.util
 import platform
 import tempfile
 from dataclasses import dataclass
+
+from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
 
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER = 1
@@ -66,10 +69,35 @@ def _libc() -> ctypes.CDLL:
 
 @functools.lru_cache(maxsize=None)
 def compile_filter(block_new_user_namespaces: bool) -> LoadableFilter | str:
-    """The filter for this machine, or why there is none (no libseccomp, an architecture we do not know)."""
+    """The filter for this machine, or why there is none (no libseccomp, an architecture we do not know). A
+    compiled program is kept in the judge's cache: importing pyseccomp runs `ldconfig -p` to find libseccomp,
+    about 9 ms of every `judge run`. The key is this module, pyseccomp's and the options; a failure is not kept."""
     number = SECCOMP_SYSCALL.get(platform.machine())
     if number is None:
         return f"no seccomp filter on {platform.machine()}"
+    binding = importlib.util.find_spec("pyseccomp")
+    if binding is None or binding.origin is None:
+        return _compiled(block_new_user_namespaces, number)  # says why there is no filter
+    key = content_key(file_stamp(__file__), file_stamp(binding.origin), platform.machine(),
+                      str(block_new_user_namespaces))
+    record = cache_dir() / "seccomp" / f"{key}.json"
+    cached = read_record(record)
+    if isinstance(cached, str):
+        try:
+            return LoadableFilter(program=bytes.fromhex(cached), syscall_number=number)
+        except ValueError:
+            pass  # not a program this judge wrote: compile again
+    compiled = _compiled(block_new_user_namespaces, number)
+    if isinstance(compiled, LoadableFilter):
+        try:
+            write_record(record, compiled.program.hex())
+        except OSError:
+            pass  # an unwritable cache only costs the next judge one more compilation
+    return compiled
+
+
+def _compiled(block_new_user_namespaces: bool, number: int) -> LoadableFilter | str:
+    """The filter compiled by libseccomp, or why it cannot be."""
     try:
         import pyseccomp as seccomp
     except (ImportError, OSError) as error:  # pyseccomp raises OSError when libseccomp.so is missing

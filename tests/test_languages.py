@@ -146,6 +146,8 @@ def test_python_runs_with_site_from_the_judges_venv(key: str) -> None:
     (b"# \xb5\xce \xbc\xf6\n", 1, "Non-UTF-8 code starting with '\\xb5' in file two.py on line 1"),
     (b"# -*- coding: euc-kr -*-\n# \xb5\xce \xbc\xf6\nprint(1)\n", 0, ""),
     (b"print(1)\x00\n", 1, "null bytes"),
+    (b"#!/usr/bin/env python3\n# vim: set fileencoding=latin-1 :\nprint('\xe9')\n", 0, ""),
+    (b"print(1)\nprint(2)\n# coding: latin-1\n# \xe9\n", 1, "Non-UTF-8 code starting with '\\xe9' in file two.py on line 4"),
 ])
 def test_python_byte_compiles_naming_the_students_file_and_writes_nothing(tmp_path: Path, text: bytes, code: int,
                                                                           said: str) -> None:

@@ -1,7 +1,7 @@
 """Running many judgings as one batch: the loop both `judge verify` and `judge grade` run their tasks through.
 
-Tasks go to an executor (batch/executors: a local spawn pool with crash isolation, or a Dask cluster), at most
-`executor.capacity` in flight, and each outcome is handed to `on_finished` as it arrives, in finishing order.
+Tasks go to an executor (batch/executors: a local spawn pool with crash isolation, or a Dask cluster), the
+longest first (batch/order.py), at most `executor.capacity` in flight, and each outcome is handed to `on_finished` as it arrives, in finishing order.
 Ctrl-C and SIGTERM unwind the same way: the executor stops its workers (nothing is left running) and `Stopped`
 names the signal, for the command to say how far it got and exit 128 + its number.
 """
@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, Finished, open_executor
+from judge.batch.order import Estimate, by_test_count, longest_first
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask
 
@@ -33,14 +34,15 @@ class Stopped(Exception):
 
 
 def run_batch(tasks: Sequence[GradeTask], choice: ExecutorChoice, progress: BatchProgress,
-              on_finished: Callable[[Finished], None]) -> None:
-    """Judge every task on the executor `choice` names, calling `on_finished` and advancing `progress` per task.
-    With no task, no executor is started (no workers spawned, no cluster contacted)."""
+              on_finished: Callable[[Finished], None], expected: Estimate = by_test_count) -> None:
+    """Judge every task on the executor `choice` names, the longest (by `expected`) first, calling `on_finished`
+    and advancing `progress` per task. With no task, no executor is started (no workers spawned, no cluster
+    contacted)."""
     if not tasks:
         return
     try:
         with _sigterm_raises(), progress, open_executor(choice) as executor:
-            _feed(tasks, executor, progress, on_finished)
+            _feed(longest_first(tasks, expected), executor, progress, on_finished)
     except (KeyboardInterrupt, Terminated) as stop:
         raise Stopped(signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM) from None
 

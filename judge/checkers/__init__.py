@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from judge.checker_keys import PROGRAM_CHECKER
 from judge.checkers.base import Checker, CheckResult
 from judge.checkers.boj import BojChecker
 from judge.checkers.custom import CustomChecker
@@ -29,7 +30,7 @@ from judge.checkers.package_default import PackageDefaultChecker
 from judge.checkers.program import ProgramChecker, program_limits
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
-from judge.problem import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, Problem
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 from judge.problem_code import ProblemCodeBox
 
 __all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
@@ -86,6 +87,8 @@ def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Check
 
 def _typed_options(name: str, factory: CheckerFactory, options: dict[str, object]) -> dict[str, object]:
     """`options` checked against the factory's keyword-only parameters; ValueError('<key>: ...') if one is off."""
+    if not options:  # the usual case: no signature to read (inspect parses a builtin's in about 5 ms)
+        return {}
     parameters = [
         parameter.name
         for parameter in inspect.signature(factory).parameters.values()

@@ -16,7 +16,6 @@ with another code is JE, never the student's verdict.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import shutil
 import tempfile
@@ -27,10 +26,11 @@ from judge.checkers.base import CheckResult
 from judge.classify import classify
 from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec, RunStats
-from judge.languages import Toolchain, cache_dir, detect_language, resolve_toolchain
+from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.program import Program
 from judge.problem_code import PROBLEM_CODE_LIMITS
 from judge.sandbox import Sandbox
+from judge.tool_cache import cache_dir, content_key
 from judge.verdicts import Verdict
 
 PACKAGE, TESTLIB = "package", "testlib"
@@ -78,12 +78,9 @@ def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folde
 
 
 def _build_key(toolchain: Toolchain, source: Path, siblings: list[Path]) -> str:
-    hasher = hashlib.sha256(json.dumps([toolchain.language.key, toolchain.paths, toolchain.static_linking]).encode())
-    for file in (source, *siblings):
-        content = file.read_bytes()
-        hasher.update(len(file.name).to_bytes(8, "big") + file.name.encode() + len(content).to_bytes(8, "big"))
-        hasher.update(content)
-    return hasher.hexdigest()
+    """The cache's name for this build: the toolchain and every file's name and bytes."""
+    files = (part for file in (source, *siblings) for part in (file.name, file.read_bytes()))
+    return content_key(json.dumps([toolchain.language.key, toolchain.paths, toolchain.static_linking]), *files)
 
 
 def _keep(folder: Path, cached: Path) -> None:

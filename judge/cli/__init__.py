@@ -1,4 +1,6 @@
-"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, one module each.
+"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, one module each,
+imported only when its command runs (`COMMANDS`), so `judge run` never pays for the gradebook, Dask, Hypothesis,
+copydetect or `doctor`.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
@@ -9,32 +11,27 @@ from __future__ import annotations
 import click
 
 from judge import __version__
-from judge.cli.answers import answers_command
-from judge.cli.doctor import doctor_command
 from judge.cli.exit_codes import ExitCode
-from judge.cli.grade import grade_command
-from judge.cli.run import run_command
-from judge.cli.similarity import similarity_command
-from judge.cli.stress import stress_command
-from judge.cli.verify import verify_command
+from judge.cli.lazy_group import LazyGroup
 from judge.errors import JudgeError
 from judge.failures import JUDGE_FAILURES, reason
 from judge.inert import for_terminal
 
 __all__ = ["ExitCode", "cli", "main"]
 
-COMMANDS: dict[str, click.Command] = {
-    "run": run_command,
-    "verify": verify_command,
-    "grade": grade_command,
-    "stress": stress_command,
-    "similarity": similarity_command,
-    "doctor": doctor_command,
-    "answers": answers_command,
+COMMANDS: dict[str, str] = {
+    "run": "judge.cli.run:run_command",
+    "verify": "judge.cli.verify:verify_command",
+    "grade": "judge.cli.grade:grade_command",
+    "stress": "judge.cli.stress:stress_command",
+    "similarity": "judge.cli.similarity:similarity_command",
+    "doctor": "judge.cli.doctor:doctor_command",
+    "answers": "judge.cli.answers:answers_command",
 }
+"""Every command, as `"module:attribute"` of its click command (judge/cli/lazy_group.py imports it when used)."""
 
 
-@click.group(commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="judge")
 def cli() -> None:
     """Grade programs the way Baekjoon Online Judge does."""

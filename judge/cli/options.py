@@ -8,8 +8,7 @@ from typing import TypeVar, get_args
 
 import click
 
-from judge.options import SandboxChoice
-from judge.problem import MAX_SOURCE_LIMIT_KIB
+from judge.options import MAX_SOURCE_LIMIT_KIB, SandboxChoice
 
 Command = TypeVar("Command", bound=Callable[..., object])
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.batch.engine import Stopped, run_batch
+from judge.batch.order import Estimate
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack
 from judge.batch.problems import load_problems
@@ -80,7 +81,7 @@ def grade(request: GradeRequest) -> GradeSummary:
                 stored[finished.task.pair] = store.record(finished.task, finished.outcome)
 
             try:
-                run_batch(todo, request.executor, progress, keep)
+                run_batch(todo, request.executor, progress, keep, expected=previous_seconds(stored))
             except Stopped as stop:
                 current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
                 raise Interrupted(stop.signal_number, current, len(tasks)) from None
@@ -91,6 +92,20 @@ def grade(request: GradeRequest) -> GradeSummary:
             request.options))
     write_views(gradebook, request.out_dir)
     return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
+
+
+def previous_seconds(stored: Mapping[Pair, StoredResult]) -> Estimate:
+    """How long a task is expected to take, to hand out the longest first: its pair's last result (the tests' wall
+    time), else its test count times the stored results' seconds per test (1 with none), so both are seconds."""
+    walls = {pair: sum(case.wall_seconds for case in row.result.cases) for pair, row in stored.items()
+             if row.result is not None and row.result.cases}
+    tests = sum(len(row.result.cases) for pair, row in stored.items() if pair in walls and row.result is not None)
+    per_test = sum(walls.values()) / tests if tests else 1.0
+
+    def expected(task: GradeTask) -> float:
+        return walls.get(task.pair, task.problem.test_count * per_test)
+
+    return expected
 
 
 def make_tasks(problems: Mapping[str, Problem], class_folder: ClassFolder, options: RunOptions) -> list[GradeTask]:

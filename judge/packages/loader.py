@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from judge.checker_keys import PROGRAM_CHECKER
 from judge.errors import SpecError
 from judge.packages import spec as package_spec
 from judge.packages.spec import PackageSpec
@@ -22,8 +23,8 @@ from judge.packages.testdata import PackageTest, load_tests
 from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
                                    MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
 from judge.packages.validator_flags import default_checker
-from judge.problem import (PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files,
-                           first_error)
+from judge.problem import SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files
+from judge.problem_schema import first_error
 
 UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from judge.errors import SpecError
 from judge.packages.detect import DATA_FOLDER
-from judge.problem import (TestCase, first_error, natural_key, read_spec_mapping, require_regular,
-                           require_regular_inside)
+from judge.problem import TestCase, natural_key, read_spec_mapping, require_regular, require_regular_inside
+from judge.problem_schema import first_error
 from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup
 
 GROUPS = ("sample", "secret")

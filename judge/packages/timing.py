@@ -53,6 +53,6 @@ def time_rule(spec: PackageSpec) -> TimeRule:
 
 def with_time_limit(problem: Problem, seconds: float) -> Problem:
     """`problem` with a derived time limit, which travels with its pack as the legacy `.timelimit` file would."""
-    spec = problem.spec.model_copy(update={"time_limit": seconds})
+    spec = dataclasses.replace(problem.spec, time_limit=seconds)
     generated = (*problem.generated, (TIMELIMIT_FILE, f"{seconds:g}\n".encode()))
     return dataclasses.replace(problem, spec=spec, time_limit_pending=False, generated=generated)

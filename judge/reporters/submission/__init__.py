@@ -1,18 +1,19 @@
 """Views of one judged submission. Contract: `report(result: SubmissionResult, stream: TextIO) -> None` writes
-the finished result to `stream`. The registry below is the whole list; `judge run --format NAME` picks one."""
+the finished result to `stream`. The registry below is the whole list; `judge run --format NAME` picks one, and
+only that one is imported (rich for text, ElementTree for junit)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TextIO
 
-from judge.reporters.submission import json_doc, junit, terminal
+from judge.lazy import LazyRegistry
 from judge.results import SubmissionResult
 
 Reporter = Callable[[SubmissionResult, TextIO], None]
 
-REPORTERS: dict[str, Reporter] = {
-    "text": terminal.report,
-    "json": json_doc.report,
-    "junit": junit.report,
-}
+REPORTERS: LazyRegistry[Reporter] = LazyRegistry({
+    "text": "judge.reporters.submission.terminal:report",
+    "json": "judge.reporters.submission.json_doc:report",
+    "junit": "judge.reporters.submission.junit:report",
+})

@@ -1,38 +1,33 @@
 """Text: the header with the limits at once, a row per test as it finishes, then the details and the verdict.
 
 `TextView` is a `CaseListener`: `judge run` hands it to the judging, so a student sees the limits before compiling
-and each test's row the moment it ends (in a terminal a spinner names the test running; piped, plain lines only).
-`report` replays a finished result through the same view, so both ways print the same text.
+and each test's row the moment it ends (in a terminal a status line names the test running; piped, plain lines
+only). `report` replays a finished result through the same view, so both ways print the same text.
 
-Every string that came from a submission, a path or a problem goes through `for_terminal` and reaches rich as a
-`Text`, never as markup. A message of several lines (an RE's stderr tail) shows its first line in its row and the
-whole message below the rows, so each test stays one line and nothing is cut. Blocks of program text (the
-compiler's message, a message's lines, a diff) are printed soft-wrapped: each line is the program's line.
+Drawn with terminal_text.py, without rich (about 35 ms of every `judge run`). Every string that came from a
+submission, a path or a problem goes through `for_terminal` first; the only escape sequences in the output are
+terminal_text.py's styles and the status line's erasing. A message of several lines (an RE's stderr tail) shows
+its first line in its row and the whole message below the rows, so each test stays one line and nothing is cut.
+Blocks of program text (the compiler's message, a message's lines, a diff) are printed as they are: each line is
+the program's line.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from rich.console import Console
-from rich.status import Status
-from rich.text import Text
-
 from judge.feedback import shown_case
 from judge.inert import for_terminal
+from judge.reporters.terminal_text import Cell, Column, display_width, row_line, styled, wants_colour
 from judge.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.verdicts import Verdict
 
-VERDICT_WIDTH = 7
-
-
-def verdict_text(verdict: Verdict) -> Text:
-    return Text(verdict.short, style=verdict.colour)
-
-
-def inert(text: str, style: str = "") -> Text:
-    """Hostile text as a rich `Text`: escape sequences disarmed, markup not interpreted."""
-    return Text(for_terminal(text), style=style)
+COLUMNS = (Column("test"), Column("verdict"), Column("CPU s", "right"), Column("wall s", "right"),
+           Column("peak MiB", "right"), Column("message"))
+FIXED_WIDTHS = (7, 7, 7, 8, 0)
+"""The widths of every column but the test name's (known before the first row, so rows print as they come)."""
+STATUS_CHARS = 70
+ERASE_LINE = "\r\x1b[K"
 
 
 def limits_line(header: SubmissionHeader) -> str:
@@ -46,105 +41,114 @@ def limits_line(header: SubmissionHeader) -> str:
 
 class TextView:
     """The text report, printed as the judging goes. `feedback` names the policy (judge/feedback.py) applied to
-    each row; `live` adds a spinner naming the running test (only where the stream is a terminal)."""
+    each row; `live` adds a status line naming the running test (only where the stream is a terminal), erased
+    before anything else is printed."""
 
     def __init__(self, stream: TextIO, *, feedback: str = "full", live: bool = False) -> None:
-        self._console = Console(file=stream, highlight=False, soft_wrap=True)
+        self._stream = stream
+        self._colour = wants_colour(stream)
         self._feedback = feedback
-        self._status: Status | None = Status("", console=self._console) if live else None
+        self._live = live
+        self._status_shown = False
         self._tests: tuple[str, ...] = ()
         self._cases: list[CaseResult] = []
-        self._name_width = 4
+        self._widths = (4, *FIXED_WIDTHS)
         self._table_started = False
 
     def started(self, header: SubmissionHeader) -> None:
         self._tests = header.tests
-        self._name_width = max([4, *(len(for_terminal(name)) for name in header.tests)])
-        console = self._console
-        console.print(Text.assemble(inert(header.problem_id, "bold"), " · ", inert(header.submission), " · ",
-                                    inert(header.language)))
-        console.print(Text(limits_line(header), style="dim"))
+        self._widths = (max([4, *(display_width(for_terminal(name)) for name in header.tests)]), *FIXED_WIDTHS)
+        self._print(f"{styled(for_terminal(header.problem_id), 'bold', self._colour)} · "
+                    f"{for_terminal(header.submission)} · {for_terminal(header.language)}")
+        self._print(limits_line(header), "dim")
         if header.isolation == "none":
-            console.print("warning: no sandbox; the submission ran with your user's rights (install bubblewrap)",
-                          style="bold yellow")
-        self._spin("compiling")
+            self._print("warning: no sandbox; the submission ran with your user's rights (install bubblewrap)",
+                        "bold yellow")
+        self._status("compiling")
 
     def compiled(self, warnings: str) -> None:
         if warnings:  # shown, as on BOJ, but never a CE
-            self._console.print(Text("compiler warnings:", style="bold yellow"))
-            self._console.print(inert(warnings))
-        self._spin_next()
+            self._print("compiler warnings:", "bold yellow")
+            self._print(for_terminal(warnings))
+        self._status_next()
 
     def judged(self, case: CaseResult) -> None:
         case = shown_case(case, self._feedback)
         if not self._table_started:
             self._table_started = True
-            self._console.print(Text(f"{'test':<{self._name_width}}  {'verdict':<{VERDICT_WIDTH}}  {'CPU s':>7}  "
-                                     f"{'wall s':>7}  {'peak MiB':>8}  message", style="bold"))
+            self._print(row_line(COLUMNS, self._widths, [Cell(column.title, "bold") for column in COLUMNS],
+                                 self._colour))
         self._cases.append(case)
-        row = Text(f"{for_terminal(case.name):<{self._name_width}}  ")
-        row.append(f"{case.verdict.short:<{VERDICT_WIDTH}}", style=case.verdict.colour)
-        row.append(f"  {case.cpu_seconds:>7.3f}  {case.wall_seconds:>7.3f}  {case.peak_mib:>8.1f}  ")
-        row.append(inert(case.message.split("\n")[0]))
-        self._console.print(row)
-        self._spin_next()
+        cells = [Cell(for_terminal(case.name)), Cell(case.verdict.short, case.verdict.colour),
+                 Cell(f"{case.cpu_seconds:.3f}"), Cell(f"{case.wall_seconds:.3f}"), Cell(f"{case.peak_mib:.1f}"),
+                 Cell(for_terminal(case.message.split("\n")[0]))]
+        self._print(row_line(COLUMNS, self._widths, cells, self._colour))
+        self._status_next()
 
     def finish(self, result: SubmissionResult) -> None:
         """The details below the rows, the hints, and the overall verdict."""
-        self._stop()
-        console = self._console
         if result.verdict is Verdict.CE:
-            console.print(inert(result.compile_message))
+            self._print(for_terminal(result.compile_message))
         self._details()
         for hint in result.hints:
-            console.print(inert(hint), style="yellow")
-        overall = Text("result: ")
-        overall.append(f"{result.verdict.short} ({result.verdict.boj_name})", style=f"bold {result.verdict.colour}")
+            self._print(for_terminal(hint), "yellow")
+        overall = f"result: {self._verdict(result.verdict)}"
         if result.verdict is not Verdict.CE:  # no test ran: a count would read as "0 of 0 passed"
-            overall.append(f"  {result.passed}/{len(result.cases)} tests passed")
+            overall += f"  {result.passed}/{len(result.cases)} tests passed"
         if result.score is not None:
-            overall.append(f"  score {result.score_shown}", style="bold")
-        console.print(overall)
+            overall += "  " + styled(f"score {result.score_shown}", "bold", self._colour)
+        self._print(overall)
 
     def interrupted(self) -> None:
         """Ctrl-C: the details of what was judged, and the verdict so far, marked as partial."""
-        self._stop()
         self._details()
         passed = sum(case.verdict is Verdict.AC for case in self._cases)
-        verdict = overall_verdict(self._cases)
-        overall = Text("result so far: ")
         if self._cases:
-            overall.append(f"{verdict.short} ({verdict.boj_name})", style=f"bold {verdict.colour}")
-            overall.append(f"  {passed}/{len(self._cases)} tests passed")
+            so_far = f"{self._verdict(overall_verdict(self._cases))}  {passed}/{len(self._cases)} tests passed"
         else:
-            overall.append("none", style="bold")
-        overall.append(f" (partial: interrupted after {len(self._cases)} of {len(self._tests)} tests)")
-        self._console.print(overall)
+            so_far = styled("none", "bold", self._colour)
+        self._print(f"result so far: {so_far} (partial: interrupted after {len(self._cases)} of "
+                    f"{len(self._tests)} tests)")
+
+    def _verdict(self, verdict: Verdict) -> str:
+        return styled(f"{verdict.short} ({verdict.boj_name})", f"bold {verdict.colour}", self._colour)
 
     def _details(self) -> None:
         for case in self._cases:
             if "\n" in case.message:
-                self._console.print(Text.assemble(f"{case.verdict.short} on test ", inert(case.name), ":",
-                                                  style="bold"))
-                self._console.print(inert(case.message))
+                self._print(f"{case.verdict.short} on test {for_terminal(case.name)}:", "bold")
+                self._print(for_terminal(case.message))
             if case.diff:
                 kind = "sample test" if case.is_sample else "test"
-                self._console.print(Text.assemble(f"diff on {kind} ", inert(case.name), ":", style="bold"))
-                self._console.print(inert(case.diff))
+                self._print(f"diff on {kind} {for_terminal(case.name)}:", "bold")
+                self._print(for_terminal(case.diff))
 
-    def _spin(self, what: str) -> None:
-        if self._status is not None:
-            self._status.update(Text(what, style="dim"))
-            self._status.start()
+    def _print(self, text: str, style: str = "") -> None:
+        """One block of lines (already inert), after erasing the status line."""
+        self._erase_status()
+        self._stream.write(styled(text, style, self._colour) + "\n")
+        self._stream.flush()
 
-    def _spin_next(self) -> None:
+    def _status(self, what: str) -> None:
+        """`what` (inert) on the status line, without a line break: the next print erases it."""
+        if not self._live:
+            return
+        self._erase_status()
+        self._stream.write(styled(what[:STATUS_CHARS], "dim", self._colour))
+        self._stream.flush()
+        self._status_shown = True
+
+    def _status_next(self) -> None:
         done = len(self._cases)
         if done < len(self._tests):
-            self._spin(f"running test {for_terminal(self._tests[done])} ({done + 1} of {len(self._tests)})")
+            self._status(f"running test {for_terminal(self._tests[done])} ({done + 1} of {len(self._tests)})")
+        else:
+            self._erase_status()
 
-    def _stop(self) -> None:
-        if self._status is not None:
-            self._status.stop()
+    def _erase_status(self) -> None:
+        if self._status_shown:
+            self._stream.write(ERASE_LINE)
+            self._status_shown = False
 
 
 def report(result: SubmissionResult, stream: TextIO) -> None:

@@ -1,18 +1,20 @@
 """Views of a `judge verify` report. Contract: `report(verified: VerifyReport, stream: TextIO) -> None`. The
-registry below is the whole list; `judge verify --format NAME` picks one."""
+registry below is the whole list; `judge verify --format NAME` picks one, and only that one is imported."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from judge.reporters.verify import json_doc, junit, terminal
-from judge.verify import VerifyReport
+from judge.lazy import LazyRegistry
 
-VerifyReporter = Callable[[VerifyReport, TextIO], None]
+if TYPE_CHECKING:
+    from judge.verify import VerifyReport
 
-VERIFY_REPORTERS: dict[str, VerifyReporter] = {
-    "text": terminal.report,
-    "json": json_doc.report,
-    "junit": junit.report,
-}
+VerifyReporter = Callable[["VerifyReport", TextIO], None]
+
+VERIFY_REPORTERS: LazyRegistry[VerifyReporter] = LazyRegistry({
+    "text": "judge.reporters.verify.terminal:report",
+    "json": "judge.reporters.verify.json_doc:report",
+    "junit": "judge.reporters.verify.junit:report",
+})

@@ -1,0 +1,76 @@
+"""`judge run` imports only what it needs (issue 11): no Dask, no gradebook, no `doctor`, no rich, and, for a
+problem.yaml validated before, neither pydantic nor PyYAML (nor pyseccomp, once the filter is compiled). Checked on the modules a real run leaves loaded, in a
+fresh interpreter; no test here measures a time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import program, write_problem
+
+NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich", "judge.grading", "judge.batch",
+                 "judge.doctor", "judge.cli.grade", "judge.cli.verify", "judge.cli.doctor",
+                 "judge.reporters.gradebook", "judge.reporters.verify", "hypothesis", "copydetect", "numpy",
+                 "judge.stress", "judge.similarity", "judge.answers", "judge.cli.stress", "judge.cli.similarity",
+                 "judge.cli.answers", "judge.packages.loader", "judge.interactive", "concurrent.futures")
+VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problem_schema", "judge.language_schema")
+
+RUN_AND_LIST = """
+import contextlib, io, json, sys
+from judge.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as shown:
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "report": shown.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def loaded_by(*args: str | Path) -> tuple[dict[str, object], set[str]]:
+    """Run `judge ARGS` in a fresh interpreter; its exit code and report, and every module it had loaded."""
+    done = subprocess.run([sys.executable, "-c", RUN_AND_LIST, *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    return answer, set(answer["modules"])
+
+
+def among(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in modules if any(name == p or name.startswith(p + ".") for p in prefixes))
+
+
+def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
+    problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
+    first, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
+    assert first["code"] == 0 and "AC" in str(first["report"]), first["report"]
+    assert among(modules, NEVER_FOR_RUN) == []
+    again, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none", "--format", "json")
+    assert json.loads(str(again["report"]))["verdict"] == "AC"
+    # the spec, languages.yaml and the seccomp program came from the judge's cache
+    assert among(modules, NEVER_FOR_RUN + VALIDATING + ("pyseccomp",)) == []
+
+
+def test_run_help_imports_no_other_command() -> None:
+    answer, modules = loaded_by("run", "--help")
+    assert answer["code"] == 0 and "--sandbox" in str(answer["report"])
+    assert among(modules, NEVER_FOR_RUN + VALIDATING) == []
+
+
+def test_a_changed_problem_yaml_is_validated_again(tmp_path: Path) -> None:
+    """The cache is keyed by content: an edit is validated (and a broken edit refused) at once."""
+    problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
+    loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
+    spec = problem / "problem.yaml"
+    spec.write_text(spec.read_text() + "tme_limit: 3\n")
+    done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(program("sum.py"))],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done
+    assert done.stderr.strip() == (f"judge: {spec}: tme_limit: unknown key; remove it or check its spelling "
+                                   "(did you mean time_limit?)")
+
+
+def test_a_misspelt_command_is_matched_against_every_command_not_only_loaded_ones() -> None:
+    done = subprocess.run([sys.executable, "-m", "judge", "simlarity"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert "No such command 'simlarity'. Did you mean 'similarity'?" in done.stderr
