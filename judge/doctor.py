@@ -6,7 +6,8 @@ import os
 import platform
 from dataclasses import dataclass
 
-from judge import __version__, execute
+from judge import __version__
+from judge.containment import available_containments, choose_containment, describe
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
 from judge.sandbox import BOX_UID, bwrap_problem, sandbox_gaps
@@ -29,7 +30,8 @@ def examine() -> list[Finding]:
             findings.append(Finding(language.display, "missing", str(missing)))
             continue
         findings.append(_toolchain_finding(toolchain))
-    findings.append(Finding("memory", "ok", execute.memory_enforcement()))
+    findings.append(Finding("memory", "ok", describe(choose_containment())))
+    findings.append(Finding("containment", "ok", f"available here: {', '.join(available_containments())}"))
     findings.append(_sandbox_finding())
     return findings
 

@@ -17,10 +17,12 @@ from pathlib import Path
 from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.classify import classify
+from judge.containment import Containment, choose_containment, describe
 from judge.errors import SubmissionError
-from judge.execute import Limits, RunSpec
+from judge.execute import Limits, RunSpec, run_limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.intake import read_source
+from judge.launcher import Spawner, Starter
 from judge.language_table import Allowance, Language
 from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
@@ -28,6 +30,7 @@ from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, SubmissionResult
 from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.starters import test_starter
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
@@ -48,6 +51,8 @@ class _Setup:
     checker: Checker
     scratch: Path
     source_label: str
+    containment: Containment
+    starter: Starter
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
         """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
@@ -80,15 +85,16 @@ def judge_submission(problem: Problem, source: Path, options: RunOptions) -> Sub
     language = detect_language(source, options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
+    containment = choose_containment(options.containment)
     limits = effective_limits(problem.spec, language)
     try:
-        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, limits)
+        return _judge_in_scratch(problem, source, options, text, toolchain, sandbox, containment, limits)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
 
 
 def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text: bytes, toolchain: Toolchain,
-                      sandbox: Sandbox, limits: Limits) -> SubmissionResult:
+                      sandbox: Sandbox, containment: Containment, limits: Limits) -> SubmissionResult:
     language = toolchain.language
     with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
@@ -96,19 +102,23 @@ def _judge_in_scratch(problem: Problem, source: Path, options: RunOptions, text:
         (program_dir / language.source_name).write_bytes(_program_text(text))
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name, containment,
+                           Spawner(sandbox.syscall_filter))
             base = dict(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
-                isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+                isolation=sandbox.name, memory_enforcement=describe(containment),
             )
             compiled = _compile(setup)
             if not compiled.ok:
                 return SubmissionResult(**base, verdict=Verdict.CE, compile_message=compiled.message)
             cases = []
-            for test in problem.tests:
-                cases.append(_judge_case(setup, test))
-                if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-                    break
+            rlimits = run_limits(limits, containment.guards(limits.max_processes), language.limit_address_space)
+            with test_starter(sandbox, containment, mounts, rlimits) as starter:
+                setup = dataclasses.replace(setup, starter=starter)
+                for test in problem.tests:
+                    cases.append(_judge_case(setup, test))
+                    if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+                        break
     verdict = next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
     return SubmissionResult(**base, verdict=verdict, cases=tuple(cases), compile_message=compiled.message)
 
@@ -152,7 +162,7 @@ def _compile(setup: _Setup) -> _Compiled:
     empty = setup.scratch / "empty.in"
     empty.touch()
     spec = setup.run_spec(argv, empty, "compile", mounts)
-    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
+    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS, setup.containment)
     failure = classify(stats, COMPILE_LIMITS)
     output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
     if failure is None:
@@ -175,7 +185,7 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
     language = setup.toolchain.language
     argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
     spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
-    stats = execute.run(spec, setup.limits)
+    stats = execute.run(spec, setup.limits, setup.containment, setup.starter)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
         peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,

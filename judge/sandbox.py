@@ -72,8 +72,11 @@ class Sandbox(Protocol):
     signals_as_exit_codes: bool
     # Loaded into every run before exec (execute.py); None where libseccomp is missing (doctor says so).
     syscall_filter: LoadableFilter | None
+    # The writable folders of a box, emptied between two tests that share it (none when there is no box).
+    scratch: tuple[str, ...]
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]: ...
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
+        """`argv` confined; `as_init`: as the PID 1 of its box (a launcher that lives for a submission)."""
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str: ...
 
@@ -88,8 +91,9 @@ class Unconfined:
     syscall_filter: LoadableFilter | None
     name: str = "none"
     signals_as_exit_codes: bool = False
+    scratch: tuple[str, ...] = ()
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
         return argv
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
@@ -114,9 +118,12 @@ class Bubblewrap:
     setpriv: str | None = None  # set when the judge is root
     name: str = "bwrap"
     signals_as_exit_codes: bool = True
+    scratch: tuple[str, ...] = (str(BOX), "/tmp", "/dev/shm")
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
         command = [self.executable, *self._namespaces(), "--die-with-parent", "--new-session", "--hostname", "judge"]
+        if as_init:
+            command.append("--as-pid-1")  # no bwrap reaper: the launcher is PID 1, out of reach of the box's signals
         # bwrap makes the folders above a mount point private to root (0700): the box user must pass through them.
         for folder in _parents(SYSTEM_MOUNTS):
             command += ["--perms", "0755", "--dir", folder]

@@ -1,0 +1,62 @@
+"""How a submission's tests are started: through one launcher for the whole submission where this machine
+allows it, else by forking the judge for each test.
+
+Without a sandbox the launcher runs as the judge's user. With bubblewrap it is the PID 1 of one warm box (as the
+box's unprivileged uid): every test of the submission starts inside it, in its own control group, and between
+two tests the launcher kills every other process of the box and empties its writable folders; the box is torn
+down with the submission, so nothing of one student's run reaches another's. Following a run inside the box's
+PID namespace needs a control group, so without one each test gets a fresh box of its own, as before.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from judge import forkserver
+from judge.containment import CgroupContainment, Containment
+from judge.errors import ToolchainMissing
+from judge.languages import LANGUAGES, resolve_toolchain
+from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, launcher_command
+from judge.sandbox import Mounts, Sandbox, ToolchainView
+
+LAUNCHER_LANGUAGE = "python3"
+
+
+@contextmanager
+def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits) -> Iterator[Starter]:
+    """The starter for every test of one submission, torn down (with its box) when the block ends."""
+    in_box = bool(sandbox.scratch)
+    launcher = _launcher(sandbox, mounts) if not in_box or isinstance(containment, CgroupContainment) else None
+    if launcher is None:
+        yield Spawner(sandbox.syscall_filter)
+        return
+    command, box_mounts = launcher
+    home = containment.home()
+    try:
+        argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
+        join = home.contained.join_files if home is not None else ()
+        with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, in_box,
+                          sandbox.scratch) as server:
+            yield server
+    finally:
+        if home is not None:
+            home.close()
+
+
+def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:
+    """The launcher's command and what its box must show: the submission's mounts, plus an interpreter and the
+    judge's own package (read-only). None when no Python can be shown in a box."""
+    if not sandbox.scratch:
+        return launcher_command(sys.executable), mounts
+    try:
+        python = resolve_toolchain(LANGUAGES[LAUNCHER_LANGUAGE])
+    except ToolchainMissing:
+        return None
+    package = Path(forkserver.__file__).parent
+    view = ToolchainView(shown=(*mounts.toolchain.shown, *python.view.shown, package),
+                         hidden=(*mounts.toolchain.hidden, *python.view.hidden))
+    return launcher_command(python.paths["python"]), replace(mounts, toolchain=view)
