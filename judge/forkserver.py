@@ -13,8 +13,12 @@ its open files attached:
   wait status and rusage. In a box it first kills every other process of the box (`kill(-1)` from PID 1 reaches
   exactly the box's processes), reaps them and empties /box, /tmp and /dev/shm: the next test finds nothing.
 
-It is not dumpable (its memory and /proc files are root's), and as the box's PID 1 no signal from inside the
-box reaches it. Only the standard library and judge/syscall_filter.py are imported: a box sees nothing else.
+In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
+drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
+(its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
+before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
+it is. It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it. Only the standard
+library and judge/syscall_filter.py are imported: a box sees nothing else.
 """
 
 from __future__ import annotations
@@ -37,6 +41,13 @@ MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MNT_DETACH = 2
+PR_CAPBSET_DROP = 24
+CAPABILITY_VERSION_3 = 0x20080522
+BOX_TMP = Path("/tmp")  # a tmpfs of the box, for a moment's private mount
+FIRST_PID_MINUS_ONE = b"1"  # written to ns_last_pid: the next process of the box is PID 2
 
 
 def receive(sock: socket.socket) -> tuple[dict, list[int]]:
@@ -62,6 +73,8 @@ class Launcher:
         self.home: list[int] = []
         self.wipe: list[Path] = []
         self.is_box_init = os.getpid() == 1
+        self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
+        self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
 
     def setup(self, request: dict, fds: list[int]) -> dict:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -72,6 +85,13 @@ class Launcher:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         self.home = fds
         self.wipe = [Path(folder) for folder in request["wipe"]]
+        if request.get("uid") is not None:
+            self.run_uid = int(request["uid"])
+            self.last_pid = _open_pid_counter(libc, BOX_TMP)
+            _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+            _clear_inheritable_capabilities(libc)
+        # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         for which, soft, hard in request["rlimits"]:
             current = resource.getrlimit(which)[1]
             if current != resource.RLIM_INFINITY:  # never above the hard limit it has (that needs root)
@@ -88,10 +108,14 @@ class Launcher:
         try:
             for descriptor in join:
                 os.write(descriptor, b"0")
+            if self.last_pid is not None:
+                os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
+            dropped = {} if self.run_uid is None else \
+                {"user": self.run_uid, "group": self.run_uid, "extra_groups": []}
             try:
                 child = subprocess.Popen(request["argv"], stdin=stdin, stdout=stdout, stderr=stderr,
                                          cwd=request["cwd"], env=request["env"], start_new_session=True,
-                                         close_fds=True)
+                                         close_fds=True, **dropped)
             finally:
                 for descriptor in self.home:
                     os.write(descriptor, b"0")
@@ -134,6 +158,43 @@ class Launcher:
         for folder in self.wipe:
             for entry in list(_entries(folder)):
                 _remove(entry)
+
+
+def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int, options: str | None) -> None:
+    data = options.encode() if options is not None else None
+    if libc.mount(source.encode(), target.encode(), kind.encode(), flags, data) != 0:
+        raise OSError(ctypes.get_errno(), f"mount {kind} on {target} failed")
+
+
+def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
+    """Empty the bounding and inheritable sets (the launcher keeps its own permitted ones), so a run, started
+    as the box's uid, has no capability in any set, as in a box of its own (setpriv there)."""
+    capability = 0
+    while libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0:
+        capability += 1
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # two of {effective, permitted, inheritable}
+    if libc.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget failed")
+    data[2] = data[5] = 0
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def _open_pid_counter(libc: ctypes.CDLL, scratch: Path) -> int:
+    """ns_last_pid of the box's PID namespace, open for writing. The box's /proc is read-only, so a private
+    /proc is mounted in a scratch folder, the file opened, and the mount detached at once: only the open
+    descriptor remains, and no process of the box ever sees a writable /proc."""
+    where = scratch / f".proc-{os.getpid()}"
+    where.mkdir(mode=0o700)
+    try:
+        _mount(libc, "proc", str(where), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+        try:
+            return os.open(where / "sys/kernel/ns_last_pid", os.O_WRONLY | os.O_CLOEXEC)
+        finally:
+            libc.umount2(str(where).encode(), MNT_DETACH)
+    finally:
+        where.rmdir()
 
 
 def _entries(folder: Path) -> list[Path]:

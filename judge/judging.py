@@ -29,7 +29,7 @@ from judge.options import RunOptions
 from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseResult, SubmissionResult
-from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.sandbox import BOX, SANDBOX_ENV, Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
 from judge.starters import test_starter
 from judge.verdicts import Verdict
 
@@ -55,22 +55,23 @@ class _Setup:
     starter: Starter
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
-        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
+        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox
+        (bare when the starter already runs inside a box)."""
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
         argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
                                       memory_mib=memory_mib)
-        return self.sandbox.wrap(argv, mounts)
+        return argv if self.starter.in_box else self.sandbox.wrap(argv, mounts)
 
     def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
         return RunSpec(
             argv=argv,
-            cwd=mounts.program_dir,
+            cwd=BOX if self.starter.in_box else mounts.program_dir,
             stdin_path=stdin,
             stdout_path=self.scratch / f"{name}.out",
             stderr_path=self.scratch / f"{name}.err",
-            env=program_env(mounts.program_dir),
+            env=dict(SANDBOX_ENV) if self.starter.in_box else program_env(mounts.program_dir),
             limit_address_space=self.toolchain.language.limit_address_space,
             signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
             syscall_filter=self.sandbox.syscall_filter,

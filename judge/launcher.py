@@ -96,6 +96,8 @@ class Starter(Protocol):
 
     # RSS of the process the run is a copy of before exec (ru_maxrss counts it: see containment._polled_peak).
     starter_rss: int
+    # True when runs start inside an existing box: their argv is the bare command, their cwd and env the box's.
+    in_box: bool
 
     def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
               limits: RunLimits) -> Started: ...
@@ -172,6 +174,7 @@ class Spawner:
     """Each run a fork of the judge (a compile, a validator, a checker: one run, not worth a launcher)."""
 
     syscall_filter: LoadableFilter | None
+    in_box: bool = False
 
     @property
     def starter_rss(self) -> int:
@@ -211,13 +214,15 @@ class LaunchServer:
     """A launcher process (judge/forkserver.py) with the rlimits and seccomp filter of one submission.
 
     `command` starts judge/forkserver.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm box
-    (`in_box`: its pids are not the judge's, and it empties `wipe` after each run). `home_join_files` put it
+    (`in_box`: its pids are not the judge's, and it empties `wipe` after each run; it is root there and drops
+    each run to `run_uid`). `home_join_files` put it
     back in a control group of its own after it started a run in the run's group (empty without groups).
     """
 
     def __init__(self, command: list[str], cwd: Path, limits: RunLimits, syscall_filter: LoadableFilter | None,
-                 home_join_files: tuple[Path, ...], in_box: bool = False, wipe: tuple[str, ...] = ()) -> None:
-        self._in_box = in_box
+                 home_join_files: tuple[Path, ...], in_box: bool = False, wipe: tuple[str, ...] = (),
+                 run_uid: int | None = None) -> None:
+        self.in_box = in_box
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
         command = [*command, str(theirs.fileno())]  # the launcher's socket: the last argument
@@ -230,7 +235,7 @@ class LaunchServer:
             theirs.close()
         with ExitStack() as home:
             descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in home_join_files]
-            setup = {"do": "setup", "rlimits": limits.rlimits(), "wipe": list(wipe),
+            setup = {"do": "setup", "rlimits": limits.rlimits(), "wipe": list(wipe), "uid": run_uid,
                      "filter": syscall_filter.program.hex() if syscall_filter else None,
                      "syscall": syscall_filter.syscall_number if syscall_filter else 0}
             forkserver.send(self._sock, setup, descriptors)
@@ -260,7 +265,7 @@ class LaunchServer:
                 raise JudgeFailure(f"the launcher is gone: {error.strerror}") from None
         if "pid" not in answer:
             raise JudgeFailure(f"the launcher could not start {argv[0]}: {answer.get('error', 'no answer')}")
-        return _Launched(None if self._in_box else int(answer["pid"]), self._sock)
+        return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
 
     def close(self) -> None:
         """Stop the launcher (and with it its box); also after an interruption."""

@@ -2,10 +2,11 @@
 allows it, else by forking the judge for each test.
 
 Without a sandbox the launcher runs as the judge's user. With bubblewrap it is the PID 1 of one warm box (as the
-box's unprivileged uid): every test of the submission starts inside it, in its own control group, and between
-two tests the launcher kills every other process of the box and empties its writable folders; the box is torn
-down with the submission, so nothing of one student's run reaches another's. Following a run inside the box's
-PID namespace needs a control group, so without one each test gets a fresh box of its own, as before.
+box's root, each run dropped to the box's unprivileged uid): every test of the submission starts inside it, in
+its own control group, and between two tests the launcher kills every other process of the box and empties its
+writable folders; the box is torn down with the submission, so nothing of one student's run reaches another's.
+Following a run inside the box's PID namespace needs a control group, and dropping each run to another uid needs
+a judge that is root, so without either each test gets a fresh box of its own, as before.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ LAUNCHER_LANGUAGE = "python3"
 def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits) -> Iterator[Starter]:
     """The starter for every test of one submission, torn down (with its box) when the block ends."""
     in_box = bool(sandbox.scratch)
-    launcher = _launcher(sandbox, mounts) if not in_box or isinstance(containment, CgroupContainment) else None
+    warm = not in_box or (sandbox.warm_box_uid is not None and isinstance(containment, CgroupContainment))
+    launcher = _launcher(sandbox, mounts) if warm else None
     if launcher is None:
         yield Spawner(sandbox.syscall_filter)
         return
@@ -40,7 +42,7 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
         argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
         join = home.contained.join_files if home is not None else ()
         with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, in_box,
-                          sandbox.scratch) as server:
+                          sandbox.scratch, sandbox.warm_box_uid) as server:
             yield server
     finally:
         if home is not None:
