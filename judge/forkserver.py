@@ -142,12 +142,14 @@ class Launcher:
         send(self.sock, {"status": status, "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024})
 
     def _clean(self) -> None:
-        """In a box: no process and no file of this test is left for the next one."""
+        """No process of this test is left for the next one (in a box, no file either)."""
         if self.is_box_init:
             try:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        else:
+            _kill_children()
         while True:
             try:
                 pid, _ = os.waitpid(-1, 0 if self.is_box_init else os.WNOHANG)
@@ -158,6 +160,33 @@ class Launcher:
         for folder in self.wipe:
             for entry in list(_entries(folder)):
                 _remove(entry)
+
+
+def _kill_children() -> None:
+    """Kill what a test left behind outside a box: as a subreaper the launcher inherits every orphan of the
+    test, so its children are the test's survivors (their own children come back to it when they die)."""
+    while children := _children():
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in children:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def _children() -> list[int]:
+    """The launcher's children, from /proc/self/task/*/children."""
+    children: list[int] = []
+    for task in _entries(Path("/proc/self/task")):
+        try:
+            children += [int(pid) for pid in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return children
 
 
 def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int, options: str | None) -> None:

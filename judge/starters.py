@@ -11,6 +11,7 @@ a judge that is root, so without either each test gets a fresh box of its own, a
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +33,8 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     """The starter for every test of one submission, torn down (with its box) when the block ends."""
     in_box = bool(sandbox.scratch)
     warm = not in_box or (sandbox.warm_box_uid is not None and isinstance(containment, CgroupContainment))
-    launcher = _launcher(sandbox, mounts) if warm else None
+    # The launcher waits through pidfds and reaps orphans as a subreaper: Linux only.
+    launcher = _launcher(sandbox, mounts) if warm and hasattr(os, "pidfd_open") else None
     if launcher is None:
         yield Spawner(sandbox.syscall_filter)
         return

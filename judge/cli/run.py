@@ -27,11 +27,13 @@ from judge.verdicts import Verdict
 @source_limit_option
 @sandbox_options
 def run_command(problem: Path, source: Path, lang: str | None, report_format: str | None, as_json: bool,
-                fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+                fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool,
+                containment: str | None) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test."""
     shown = chosen_format(report_format, as_json)
     loaded = load_problem(problem)
     options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
+                         containment=containment,
                          source_limit_kib=source_limit)
     result = judge_submission(loaded, source, options)
     REPORTERS[shown](result, sys.stdout)
