@@ -46,7 +46,8 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MNT_DETACH = 2
 PR_CAPBSET_DROP = 24
 CAPABILITY_VERSION_3 = 0x20080522
-BOX_TMP = Path("/tmp")  # a tmpfs of the box, for a moment's private mount
+IPC_RMID = 0
+BOX_TMP = Path("/tmp")  # a tmpfs of the box, for a moment's private mounts
 FIRST_PID_MINUS_ONE = b"1"  # written to ns_last_pid: the next process of the box is PID 2
 
 
@@ -75,6 +76,7 @@ class Launcher:
         self.is_box_init = os.getpid() == 1
         self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
         self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
+        self.queues: int | None = None  # the box's POSIX message queues (a folder), open
 
     def setup(self, request: dict, fds: list[int]) -> dict:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -87,7 +89,8 @@ class Launcher:
         self.wipe = [Path(folder) for folder in request["wipe"]]
         if request.get("uid") is not None:
             self.run_uid = int(request["uid"])
-            self.last_pid = _open_pid_counter(libc, BOX_TMP)
+            self.last_pid = _open_private(libc, "proc", "sys/kernel/ns_last_pid", os.O_WRONLY)
+            self.queues = _open_private(libc, "mqueue", ".", os.O_RDONLY | os.O_DIRECTORY)
             _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
             _clear_inheritable_capabilities(libc)
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
@@ -160,6 +163,10 @@ class Launcher:
         for folder in self.wipe:
             for entry in list(_entries(folder)):
                 _remove(entry)
+        if self.queues is not None:  # the box's IPC namespace outlives a test: empty it too
+            for name in os.listdir(self.queues):
+                os.unlink(name, dir_fd=self.queues)
+            _remove_system_v_objects()
 
 
 def _kill_children() -> None:
@@ -210,20 +217,35 @@ def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
         raise OSError(ctypes.get_errno(), "capset failed")
 
 
-def _open_pid_counter(libc: ctypes.CDLL, scratch: Path) -> int:
-    """ns_last_pid of the box's PID namespace, open for writing. The box's /proc is read-only, so a private
-    /proc is mounted in a scratch folder, the file opened, and the mount detached at once: only the open
-    descriptor remains, and no process of the box ever sees a writable /proc."""
-    where = scratch / f".proc-{os.getpid()}"
+def _open_private(libc: ctypes.CDLL, kind: str, inside: str, flags: int) -> int:
+    """A file of a private mount of `kind` (proc, mqueue), open: the mount is made in the box's /tmp, the file
+    opened, and the mount detached at once, so only the descriptor remains and no process of the box ever sees
+    it (the box's own /proc is read-only: the PID counter needs a writable one)."""
+    where = BOX_TMP / f".{kind}-{os.getpid()}"
     where.mkdir(mode=0o700)
     try:
-        _mount(libc, "proc", str(where), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+        _mount(libc, kind, str(where), kind, MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
         try:
-            return os.open(where / "sys/kernel/ns_last_pid", os.O_WRONLY | os.O_CLOEXEC)
+            return os.open(where / inside, flags | os.O_CLOEXEC)
         finally:
             libc.umount2(str(where).encode(), MNT_DETACH)
     finally:
         where.rmdir()
+
+
+def _remove_system_v_objects() -> None:
+    """Remove the System V shared memory, message queues and semaphores a test made (listed in /proc/sysvipc)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    removers = {"shm": lambda ident: libc.shmctl(ident, IPC_RMID, None),
+                "msg": lambda ident: libc.msgctl(ident, IPC_RMID, None),
+                "sem": lambda ident: libc.semctl(ident, 0, IPC_RMID)}
+    for kind, remove in removers.items():
+        try:
+            rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            remove(int(row.split()[1]))
 
 
 def _entries(folder: Path) -> list[Path]:
