@@ -284,7 +284,7 @@ class LaunchServer:
         self.close()
 
 
-def launcher_command(python: str) -> list[str]:
-    """The command that starts judge/forkserver.py with `python` (isolated: no site, no user packages); the
-    descriptor of its socket is added last."""
-    return [python, "-I", "-S", "-c", _BOOT, str(Path(forkserver.__file__).parent.parent)]
+def launcher_command(python: str, code_parent: Path) -> list[str]:
+    """The command that starts judge/forkserver.py with `python` (isolated: no site, no user packages) from the
+    judge package in `code_parent` (as the launcher sees it); the descriptor of its socket is added last."""
+    return [python, "-I", "-S", "-c", _BOOT, str(code_parent)]

@@ -31,6 +31,7 @@ BOX = Path("/box")
 # The unprivileged host uid a box runs as when the judge is root; no account uses it (isolate uses 60000 + box).
 BOX_UID = 60000
 PROGRAM = Path("/program")
+LAUNCHER_CODE = Path("/launcher/judge")
 SCRATCH_BYTES = 64 * 1024 * 1024
 # Read-only from the host: the system's programs and libraries, and the few files of /etc that runtimes read.
 SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
@@ -67,6 +68,7 @@ class Mounts:
     program_dir: Path
     toolchain: ToolchainView = field(default_factory=ToolchainView)
     writable_program_dir: bool = False
+    launcher_code: Path | None = None  # the judge package, shown at LAUNCHER_CODE to a warm box's launcher
 
 
 class Sandbox(Protocol):
@@ -153,6 +155,8 @@ class Bubblewrap:
                 command += ["--ro-bind-try", link, link]
         bind = "--bind" if mounts.writable_program_dir else "--ro-bind"
         command += [bind, str(mounts.program_dir), str(PROGRAM)]
+        if mounts.launcher_code is not None:
+            command += ["--ro-bind", str(mounts.launcher_code), str(LAUNCHER_CODE)]
         # A read-only /proc: the sysctls of the box's own namespaces (pid_max, the IPC limits) stay unwritable too.
         command += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
         scratch = ["/tmp", "/dev/shm"] + ([] if mounts.writable_program_dir else [str(BOX)])

@@ -23,9 +23,10 @@ from judge.containment import CgroupContainment, Containment
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, launcher_command
-from judge.sandbox import Mounts, Sandbox, ToolchainView
+from judge.sandbox import LAUNCHER_CODE, Mounts, Sandbox, ToolchainView
 
 LAUNCHER_LANGUAGE = "python3"
+SYSTEM_PYTHON = "/usr/bin/python3"
 
 
 @contextmanager
@@ -52,15 +53,18 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
 
 
 def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:
-    """The launcher's command and what its box must show: the submission's mounts, plus an interpreter and the
-    judge's own package (read-only). None when no Python can be shown in a box."""
+    """The launcher's command and what its box must show: the submission's mounts, plus an interpreter (the
+    system's, under /usr, which every box shows anyway, else the Python 3 toolchain) and the judge's own package
+    at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box."""
     if not sandbox.scratch:
-        return launcher_command(sys.executable), mounts
+        return launcher_command(sys.executable, Path(forkserver.__file__).parent.parent), mounts
+    box_mounts = replace(mounts, launcher_code=Path(forkserver.__file__).parent)
+    if Path(SYSTEM_PYTHON).is_file():
+        return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts
     try:
         python = resolve_toolchain(LANGUAGES[LAUNCHER_LANGUAGE])
     except ToolchainMissing:
         return None
-    package = Path(forkserver.__file__).parent
-    view = ToolchainView(shown=(*mounts.toolchain.shown, *python.view.shown, package),
+    view = ToolchainView(shown=(*mounts.toolchain.shown, *python.view.shown),
                          hidden=(*mounts.toolchain.hidden, *python.view.hidden))
-    return launcher_command(python.paths["python"]), replace(mounts, toolchain=view)
+    return launcher_command(python.paths["python"], LAUNCHER_CODE.parent), replace(box_mounts, toolchain=view)
