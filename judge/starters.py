@@ -33,9 +33,9 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits) -> Iterator[Starter]:
     """The starter for every test of one submission, torn down (with its box) when the block ends."""
     in_box = bool(sandbox.scratch)
-    warm = not in_box or (sandbox.warm_box_uid is not None and isinstance(containment, CgroupContainment))
     # The launcher waits through pidfds and reaps orphans as a subreaper: Linux only.
-    launcher = _launcher(sandbox, mounts) if warm and hasattr(os, "pidfd_open") else None
+    usable = hasattr(os, "pidfd_open") and (not in_box or shares_one_box(sandbox, containment))
+    launcher = _launcher(sandbox, mounts) if usable else None
     if launcher is None:
         yield Spawner(sandbox.syscall_filter)
         return
@@ -50,6 +50,12 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     finally:
         if home is not None:
             home.close()
+
+
+def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
+    """Whether the tests of a submission share one warm box: it needs a control group to follow each run in
+    the box's PID namespace, and a launcher that is root in the box to drop each run to its uid."""
+    return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and isinstance(containment, CgroupContainment)
 
 
 def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:
