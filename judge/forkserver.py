@@ -10,8 +10,10 @@ its open files attached:
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
   writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
   group (its home join files, sent with `setup`), answers `{"pid"}`, and when the program ends answers with its
-  wait status and rusage. In a box it first kills every other process of the box (`kill(-1)` from PID 1 reaches
-  exactly the box's processes), reaps them and empties /box, /tmp and /dev/shm: the next test finds nothing.
+  wait status and rusage. Then, before it takes the next request, it kills what the test left: in a box every
+  other process of the box (`kill(-1)` from PID 1 reaches exactly the box's processes), and it empties /box,
+  /tmp, /dev/shm and the box's IPC namespace; outside a box the orphans it inherited as a subreaper. The next
+  test finds nothing.
 
 In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
 drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
@@ -141,8 +143,9 @@ class Launcher:
             _, status, usage = os.wait4(pid, 0)
         finally:
             os.close(pidfd)
-        self._clean()
         send(self.sock, {"status": status, "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024})
+        # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
+        self._clean()
 
     def _clean(self) -> None:
         """No process of this test is left for the next one (in a box, no file either)."""
