@@ -158,8 +158,22 @@ class CgroupContainment:
 # --- /proc ---------------------------------------------------------------------------------------------------
 
 
+class _Polled:
+    """The facts of a run whose CPU time and peak memory were polled (no group counts them, or limits)."""
+
+    cpu: float
+    peak: int
+
+    def outcome(self, reaped_cpu: float, reaped_peak: int, starter_rss: int) -> Outcome:
+        return Outcome(max(reaped_cpu, self.cpu), _polled_peak(self.peak, reaped_peak, starter_rss), False, False)
+
+    def close(self) -> None:
+        return None
+
+
+
 @dataclass
-class _ProcRun:
+class _ProcRun(_Polled):
     contained: Contained
     forks_before: int
     spawned: proctree.Spawned | None = None
@@ -181,12 +195,6 @@ class _ProcRun:
     def kill(self) -> None:
         if self.spawned is not None:
             self.spawned.kill()
-
-    def outcome(self, reaped_cpu: float, reaped_peak: int, starter_rss: int) -> Outcome:
-        return Outcome(max(reaped_cpu, self.cpu), _polled_peak(self.peak, reaped_peak, starter_rss), False, False)
-
-    def close(self) -> None:
-        return None
 
 
 @dataclass(frozen=True)
@@ -211,7 +219,7 @@ class ProcContainment:
 
 
 @dataclass
-class _PortableRun:
+class _PortableRun(_Polled):
     contained: Contained
     root: "psutil.Process | None" = None
     known: "dict[int, psutil.Process]" = field(default_factory=dict)  # every process seen in the tree
@@ -268,12 +276,6 @@ class _PortableRun:
             if not alive:
                 return
             time.sleep(0.001)
-
-    def outcome(self, reaped_cpu: float, reaped_peak: int, starter_rss: int) -> Outcome:
-        return Outcome(max(reaped_cpu, self.cpu), _polled_peak(self.peak, reaped_peak, starter_rss), False, False)
-
-    def close(self) -> None:
-        return None
 
 
 @dataclass(frozen=True)
