@@ -20,18 +20,21 @@ from typing import Any
 from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.classify import Classification, classify
+from judge.containment import Containment, choose_containment, describe
 from judge.errors import SubmissionError
-from judge.execute import Limits, RunSpec
+from judge.execute import Limits, RunSpec, run_limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
+from judge.launcher import Spawner, Starter
 from judge.language_table import Allowance, Language
 from judge.languages import Toolchain, detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.sandbox import Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.sandbox import BOX, SANDBOX_ENV, Mounts, Sandbox, choose_sandbox, program_env, scratch_folder
+from judge.starters import test_starter
 from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 
@@ -54,24 +57,27 @@ class _Setup:
     checker: Checker
     scratch: Path
     source_label: str
+    containment: Containment
+    starter: Starter
 
     def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts) -> list[str]:
-        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
+        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox
+        (bare when the starter already runs inside a box)."""
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_name, mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
         argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
                                       memory_mib=memory_mib)
-        return self.sandbox.wrap(argv, mounts)
+        return argv if self.starter.in_box else self.sandbox.wrap(argv, mounts)
 
     def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts) -> RunSpec:
         return RunSpec(
             argv=argv,
-            cwd=mounts.program_dir,
+            cwd=BOX if self.starter.in_box else mounts.program_dir,
             stdin_path=stdin,
             stdout_path=self.scratch / f"{name}.out",
             stderr_path=self.scratch / f"{name}.err",
-            env=program_env(mounts.program_dir),
+            env=dict(SANDBOX_ENV) if self.starter.in_box else program_env(mounts.program_dir),
             limit_address_space=self.toolchain.language.limit_address_space,
             signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
             syscall_filter=self.sandbox.syscall_filter,
@@ -157,7 +163,12 @@ def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterato
     is a `JudgeError`; a failure of the judge before any test is one `JudgeFailure`."""
     try:
         with _session(problem, source, options) as (setup, header):
-            yield Judging(setup, header, _compile(setup))
+            compiled = _compile(setup)
+            if not compiled.ok:
+                yield Judging(setup, header, compiled)
+                return
+            with _tests_started(setup) as started:
+                yield Judging(started, header, compiled)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
 
@@ -185,6 +196,7 @@ def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tu
     language = detect_language(source, options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
+    containment = choose_containment(options.containment)
     limits = effective_limits(problem.spec, language)
     with scratch_folder("judge-") as scratch:
         program_dir = scratch / "program"
@@ -192,10 +204,11 @@ def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tu
         (program_dir / language.source_name).write_bytes(_program_text(text))
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
             mounts = Mounts(program_dir=program_dir, toolchain=toolchain.view)
-            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name)
+            setup = _Setup(problem, toolchain, sandbox, mounts, limits, checker, scratch, source.name, containment,
+                           Spawner(sandbox.syscall_filter))
             header = SubmissionHeader(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
-                isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+                isolation=sandbox.name, memory_enforcement=describe(containment),
                 limits_note=limits_note(problem.spec, language), tests=tuple(test.name for test in problem.tests),
             )
             yield setup, header
@@ -209,12 +222,23 @@ def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
         return header.result(Verdict.CE, compile_message=compiled.message)
     listener.compiled(compiled.message)
     cases: list[CaseResult] = []
-    for test in setup.problem.tests:
-        cases.append(_judge_case(setup, test))
-        listener.judged(cases[-1])
-        if options.fail_fast and cases[-1].verdict is not Verdict.AC:
-            break
+    with _tests_started(setup) as started:
+        for test in setup.problem.tests:
+            cases.append(_judge_case(started, test))
+            listener.judged(cases[-1])
+            if options.fail_fast and cases[-1].verdict is not Verdict.AC:
+                break
     return header.result(overall_verdict(cases), cases, compiled.message)
+
+
+@contextmanager
+def _tests_started(setup: _Setup) -> Iterator[_Setup]:
+    """`setup` with the starter of the submission's tests (a launcher, or a warm box), stopped after the block."""
+    language = setup.toolchain.language
+    guards = setup.containment.guards(setup.limits.max_processes)
+    rlimits = run_limits(setup.limits, guards, language.limit_address_space)
+    with test_starter(setup.sandbox, setup.containment, setup.mounts, rlimits) as starter:
+        yield dataclasses.replace(setup, starter=starter)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
@@ -277,7 +301,7 @@ def _compile(setup: _Setup) -> _Compiled:
     empty = setup.scratch / "empty.in"
     empty.touch()
     spec = setup.run_spec(argv, empty, "compile", mounts)
-    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
+    stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS, setup.containment)
     failure = classify(stats, COMPILE_LIMITS)
     output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
     if failure is None:
@@ -313,7 +337,7 @@ def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classificat
     language = setup.toolchain.language
     argv = setup.command(language.run, setup.limits.memory_mib, setup.mounts)
     spec = setup.run_spec(argv, test.input_path, "run", setup.mounts)
-    stats = execute.run(spec, setup.limits)
+    stats = execute.run(spec, setup.limits, setup.containment, setup.starter)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
         peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
