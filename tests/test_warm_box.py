@@ -40,9 +40,9 @@ def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]
     tag = "wb" + uuid.uuid4().hex[:12]
     problem = write_problem(tmp_path / "p", {f"{k + 1}": (tag + "\n", answer + "\n") for k, answer in enumerate(answers)},
                             time_limit=5, memory_limit=256, language_allowance=False)
-    done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program),
-                           "--sandbox", "bwrap", "--json", *extra], capture_output=True, text=True, cwd=REPO,
-                          timeout=300)
+    command = [sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program), "--sandbox", "bwrap",
+               "--feedback", "full", "--json", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.returncode in (0, 1), done.stderr[-2000:]
     return json.loads(done.stdout), tag
 
