@@ -144,9 +144,18 @@ def start_process(argv: list[str], **popen: object) -> subprocess.Popen[bytes]:
 
 @dataclass
 class _Child:
-    """A child of the judge, waited for through a pidfd."""
+    """A child of the judge, waited for through a pidfd and reaped with its rusage by `wait4`.
 
-    pid: int
+    The `Popen` is kept, and told the exit status once reaped: a `Popen` dropped while its child runs joins
+    subprocess's list of children to reap, and the next `Popen` anywhere in the judge (another thread's) would
+    reap this child before `wait4` could, or later a new child that got its pid.
+    """
+
+    process: subprocess.Popen[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
 
     def wait(self, timeout: float) -> Exited | None:
         if hasattr(os, "pidfd_open"):
@@ -166,6 +175,7 @@ class _Child:
                 if time.monotonic() > deadline:
                     return None
                 time.sleep(0.002)
+        self.process.returncode = os.waitstatus_to_exitcode(status)
         return Exited(status, usage.ru_utime + usage.ru_stime, _maxrss_bytes(usage.ru_maxrss))
 
 
@@ -184,7 +194,7 @@ class Spawner:
               limits: RunLimits) -> Started:
         process = start_process(argv, stdin=files.stdin, stdout=files.stdout, stderr=files.stderr, cwd=cwd,
                                 env=env, preexec_fn=child_setup(contained, limits, self.syscall_filter))
-        return _Child(process.pid)
+        return _Child(process)
 
 
 def _maxrss_bytes(maxrss: int) -> int:
