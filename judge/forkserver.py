@@ -6,14 +6,13 @@ its open files attached:
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
   the seccomp filter, and the folders to empty after each test. The launcher applies them to itself, so every
-  child inherits them and can be started with vfork + exec (about 1 ms less than a fork of a Python process).
+  child inherits them (a fork of this small process costs a fraction of a fork of the judge).
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
-  writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
-  group (its home join files, sent with `setup`), answers `{"pid"}`, and when the program ends answers with its
-  wait status and rusage. Then, before it takes the next request, it kills what the test left: in a box every
-  other process of the box (`kill(-1)` from PID 1 reaches exactly the box's processes), and it empties /box,
-  /tmp, /dev/shm and the box's IPC namespace; outside a box the orphans it inherited as a subreaper. The next
-  test finds nothing.
+  forks; the child writes "0" to each join file (it moves into the test's group) and execs the program; the
+  launcher answers `{"pid"}`, and when the program ends answers with its wait status and rusage. Then, before
+  it takes the next request, it kills what the test left: in a box every other process of the box (`kill(-1)`
+  from PID 1 reaches exactly the box's processes), and it empties /box, /tmp, /dev/shm and the box's IPC
+  namespace; outside a box the orphans it inherited as a subreaper. The next test finds nothing.
 
 In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
 drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
@@ -69,11 +68,10 @@ def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # ty
 
 
 class Launcher:
-    """The launcher's state: its socket, its home group, and what it empties between tests."""
+    """The launcher's state: its socket, and what it empties between tests."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        self.home: list[int] = []
         self.wipe: list[Path] = []
         self.is_box_init = os.getpid() == 1
         self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
@@ -87,7 +85,6 @@ class Launcher:
             # Orphans (a daemonised grandchild) come back here, not to the machine's init: still findable.
             libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        self.home = fds
         self.wipe = [Path(folder) for folder in request["wipe"]]
         if request.get("uid") is not None:
             self.run_uid = int(request["uid"])
@@ -110,20 +107,12 @@ class Launcher:
 
     def run(self, request: dict, fds: list[int]) -> None:
         stdin, stdout, stderr, *join = fds
+        if self.last_pid is not None:
+            os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
         try:
-            for descriptor in join:
-                os.write(descriptor, b"0")
-            if self.last_pid is not None:
-                os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
-            dropped = {} if self.run_uid is None else \
-                {"user": self.run_uid, "group": self.run_uid, "extra_groups": []}
-            try:
-                child = subprocess.Popen(request["argv"], stdin=stdin, stdout=stdout, stderr=stderr,
-                                         cwd=request["cwd"], env=request["env"], start_new_session=True,
-                                         close_fds=True, **dropped)
-            finally:
-                for descriptor in self.home:
-                    os.write(descriptor, b"0")
+            child = subprocess.Popen(request["argv"], stdin=stdin, stdout=stdout, stderr=stderr,
+                                     cwd=request["cwd"], env=request["env"], start_new_session=True,
+                                     close_fds=True, preexec_fn=_enter_run(join, self.run_uid))
         except (OSError, subprocess.SubprocessError) as error:
             send(self.sock, {"error": f"{request['argv'][0]}: {error}"})
             return
@@ -170,6 +159,21 @@ class Launcher:
             for name in os.listdir(self.queues):
                 os.unlink(name, dir_fd=self.queues)
             _remove_system_v_objects()
+
+
+def _enter_run(join: list[int], uid: int | None):  # type: ignore[no-untyped-def]
+    """What the child does between fork and exec: join the run's control group (the launcher itself never
+    does: nothing of its own work or memory is charged to a run, and it never counts against the run's process
+    limit), then, in a box, drop to the box's uid with no groups."""
+    def enter() -> None:
+        for descriptor in join:
+            os.write(descriptor, b"0")
+        if uid is not None:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+
+    return enter
 
 
 def _kill_children() -> None:

@@ -377,7 +377,9 @@ def judge_cli(world: World, source: Path, mode: str, *extra: str, user: nonroot.
     """Run `judge run` as its own process, as a person would; returns it and its wall time. With `user` the
     judge runs as that user in `delegation`'s control groups, its temporary files in the world's tmp."""
     sandbox = mode.split("-")[0]
-    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, "--json", "--feedback", "full", *extra]
+    containment = ["--containment", "proc"] if mode.endswith("-proc") else []
+    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, *containment, "--json", "--feedback",
+                 "full", *extra]
     if user is not None:
         assert delegation is not None, "a judge that is not root gets control groups only by delegation"
         command = user.judge(arguments, delegation.join)
