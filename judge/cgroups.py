@@ -10,15 +10,14 @@ caller falls back to rlimits and polling; `probe()` tells which.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
+import secrets
 import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
-_counter = itertools.count()
 
 
 def _own_paths() -> dict[str, str]:
@@ -68,16 +67,16 @@ class RunGroup:
     version: int
     dirs: dict[str, Path]
 
-    def join(self) -> None:
-        """Move the calling process into the group. Runs in the child between fork and exec.
+    def join_files(self) -> tuple[Path, ...]:
+        """The files a process writes "0" to, to move itself into the group (in the child between fork and exec:
+        of the judge, or of a launcher).
 
-        On v1 the child writes to `tasks`, not `cgroup.procs`: between fork and exec it has a single thread, so
-        moving that thread moves the process, and the kernel then skips the global threadgroup lock whose
-        RCU grace period makes each `cgroup.procs` write cost several milliseconds (about 5 ms per run here).
+        On v1 these are the `tasks` files, not `cgroup.procs`: a single-threaded process moves by its thread,
+        and the kernel then skips the global threadgroup lock whose RCU grace period makes each `cgroup.procs`
+        write cost several milliseconds (about 5 ms per run here).
         """
         name = "tasks" if self.version == 1 else "cgroup.procs"
-        for folder in dict.fromkeys(self.dirs.values()):
-            _write(folder / name, "0")
+        return tuple(folder / name for folder in dict.fromkeys(self.dirs.values()))
 
     def cpu_seconds(self) -> float:
         if self.version == 2:
@@ -174,7 +173,9 @@ def _sweep_once(parents: tuple[Path, ...]) -> None:
 
 def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
     """A fresh group with the memory and process limits set, or None when this machine does not let us."""
-    name = f"judge-{os.getpid()}-{next(_counter)}"
+    # Random, not counted: in a warm box a test sees its group's name (/proc/self/cgroup), and a counter would
+    # tell it which test it is.
+    name = f"judge-{os.getpid()}-{secrets.token_hex(6)}"
     try:
         if (CGROUP_ROOT / "cgroup.controllers").exists():
             return _create_v2(name, memory_bytes, max_processes)

@@ -6,11 +6,13 @@ import os
 import platform
 from dataclasses import dataclass
 
-from judge import __version__, execute
+from judge import __version__
+from judge.containment import available_containments, choose_containment, describe
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
 from judge.launchers import forget_launchers
-from judge.sandbox import BOX_UID, bwrap_problem, sandbox_gaps
+from judge.sandbox import BOX_UID, bwrap_problem, choose_sandbox, sandbox_gaps
+from judge.starters import shares_one_box
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ def examine() -> list[Finding]:
             findings.append(Finding(language.display, "missing", str(missing)))
             continue
         findings.append(_toolchain_finding(toolchain))
-    findings.append(Finding("memory", "ok", execute.memory_enforcement()))
+    findings.append(Finding("memory", "ok", describe(choose_containment())))
+    findings.append(Finding("containment", "ok", f"available here: {', '.join(available_containments())}"))
     findings.append(_sandbox_finding())
     return findings
 
@@ -45,9 +48,12 @@ def _sandbox_finding() -> Finding:
     gaps = sandbox_gaps()
     if gaps:
         return Finding("sandbox", "warn", f"bwrap, but: {'; '.join(gaps)}; --require-sandbox refuses to run")
-    who = f"as uid {BOX_UID} (setpriv)" if os.geteuid() == 0 else "as your uid, behind a user namespace"
+    who = f"as uid {BOX_UID}" if os.geteuid() == 0 else "as your uid, behind a user namespace"
+    warm = shares_one_box(choose_sandbox("bwrap"), choose_containment())
+    boxes = "one warm box per submission, emptied between tests" if warm else "a fresh box per test"
     return Finding("sandbox", "ok", f"bwrap: runs {who}, never host root; read-only /usr and /proc; no network; "
-                                    "no keyrings or new user namespaces (seccomp); private /box, /tmp, /dev/shm")
+                                    "no keyrings or new user namespaces (seccomp); private /box, /tmp, /dev/shm; "
+                                    f"{boxes}")
 
 
 def _toolchain_finding(toolchain: Toolchain) -> Finding:

@@ -21,11 +21,13 @@ from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
 from judge.classify import Classification, classify
+from judge.containment import Containment, choose_containment, describe
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.execute import Limits, RunSpec
+from judge.execute import Limits, RunSpec, run_limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
+from judge.launcher import Spawner, Starter
 from judge.language_table import Allowance, Language
 from judge.languages import detect_language, resolve_toolchain
 from judge.options import RunOptions
@@ -34,6 +36,7 @@ from judge.problem_code import ProblemCodeBox
 from judge.program import Compiled, Program
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
+from judge.starters import test_starter
 from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 
@@ -49,6 +52,8 @@ class _Setup:
     program: Program
     limits: Limits
     checker: Checker
+    containment: Containment
+    starter: Starter
 
 
 def judge_submission(problem: Problem, source: Path, options: RunOptions,
@@ -132,7 +137,12 @@ def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterato
     is a `JudgeError`; a failure of the judge before any test is one `JudgeFailure`."""
     try:
         with _session(problem, source, options) as (setup, header):
-            yield Judging(setup, header, setup.program.compile())
+            compiled = setup.program.compile(setup.containment)
+            if not compiled.ok:
+                yield Judging(setup, header, compiled)
+                return
+            with _tests_started(setup) as started:
+                yield Judging(started, header, compiled)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
 
@@ -164,15 +174,16 @@ def _session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tu
     language = detect_language(source, options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
+    containment = choose_containment(options.containment)
     limits = effective_limits(problem.spec, language)
     with scratch_folder("judge-") as scratch:
         program = Program.write(toolchain, sandbox, scratch, scratch / "program", text, source.name,
                                 boj_main=problem.boj_java_main)
         with open_checker(problem, ProblemCodeBox.of(sandbox), scratch) as checker:
-            setup = _Setup(problem, program, limits, checker)
+            setup = _Setup(problem, program, limits, checker, containment, Spawner(sandbox.syscall_filter))
             header = SubmissionHeader(
                 problem_id=problem.id, submission=str(source), language=language.display, limits=limits,
-                isolation=sandbox.name, memory_enforcement=execute.memory_enforcement(),
+                isolation=sandbox.name, memory_enforcement=describe(containment),
                 limits_note=limits_note(problem.spec, language), tests=tuple(test.name for test in problem.tests),
             )
             yield setup, header
@@ -183,19 +194,21 @@ def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
     """Compile, then every test in order; with `fail_fast`, up to the first that is not AC (not for a scored
     problem, where a failure does not decide the score: there only a group that breaks skips its later tests)."""
     listener.started(header)
-    compiled = setup.program.compile()
+    compiled = setup.program.compile(setup.containment)
     scoring = setup.problem.scoring
     if not compiled.ok:
         return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
     listener.compiled(compiled.message)
     cases: list[CaseResult] = []
-    for test in setup.problem.tests:
-        if scoring is not None and test.name in scoring.skipped_by_break({case.name: case.verdict for case in cases}):
-            continue
-        cases.append(_judge_case(setup, test))
-        listener.judged(cases[-1])
-        if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
-            break
+    with _tests_started(setup) as started:
+        for test in setup.problem.tests:
+            if scoring is not None and test.name in scoring.skipped_by_break({case.name: case.verdict
+                                                                               for case in cases}):
+                continue
+            cases.append(_judge_case(started, test))
+            listener.judged(cases[-1])
+            if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
+                break
     return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message))
 
 
@@ -216,6 +229,21 @@ def _require_standalone(problem: Problem, what: str) -> None:
     if problem.interactive:
         raise SpecError(f"{problem.root}: {what} needs the program's output, and an interactive problem's program "
                         f"talks only with its validator; give the answers by hand")
+
+
+@contextmanager
+def _tests_started(setup: _Setup) -> Iterator[_Setup]:
+    """`setup` with the starter of the submission's tests (a launcher, or a warm box), stopped after the block.
+    An interactive problem keeps a fork of the judge per run: its submission and validator run at once, each in
+    a box of its own, joined by the judge's pipes."""
+    if setup.problem.interactive:
+        yield setup
+        return
+    program = setup.program
+    guards = setup.containment.guards(setup.limits.max_processes)
+    rlimits = run_limits(setup.limits, guards, program.toolchain.language.limit_address_space)
+    with test_starter(program.sandbox, setup.containment, program.mounts, rlimits) as starter:
+        yield dataclasses.replace(setup, starter=starter)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
@@ -280,7 +308,7 @@ def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classificat
     exited cleanly), and the file holding its stdout."""
     language = setup.program.toolchain.language
     spec = _run_spec(setup, test)
-    stats = execute.run(spec, setup.limits)
+    stats = execute.run(spec, setup.limits, setup.containment, setup.starter)
     measured = dict(
         name=test.name, cpu_seconds=round(stats.cpu_seconds, 3), wall_seconds=round(stats.wall_seconds, 3),
         peak_mib=round(stats.peak_mib, 1), is_sample=test.is_sample,
@@ -296,8 +324,9 @@ def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
 
 def _run_spec(setup: _Setup, test: TestCase) -> RunSpec:
     """How the program starts on one test: its run command, confined, reading the test's input."""
-    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib)
-    return setup.program.run_spec(argv, test.input_path, "run")
+    in_box = setup.starter.in_box
+    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib, in_box=in_box)
+    return setup.program.run_spec(argv, test.input_path, "run", in_box=in_box)
 
 
 def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:

@@ -19,12 +19,15 @@ class RunOptions:
     fail_fast: stop at the first non-AC test.
     sandbox: `auto` uses bubblewrap when it works here, `bwrap` insists on it, `none` runs unconfined.
     source_limit_kib: the largest source read, in KiB (`--source-limit`); None means the problem's `source_limit`.
+    containment: how runs are contained and measured (`--containment cgroup|proc|portable`); None: the best
+    this machine has.
     """
 
     language: str | None = None
     fail_fast: bool = False
     sandbox: SandboxChoice = "auto"
     source_limit_kib: int | None = None
+    containment: str | None = None
 
     def source_limit_bytes(self, problem_kib: int) -> int:
         """The cap on a source's size in bytes: `--source-limit` when given, else the problem's `source_limit`."""

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from judge import execute
 from judge.classify import classify
+from judge.containment import Containment
 from judge.execute import Limits, RunSpec
 from judge.languages import Toolchain, main_name
-from judge.sandbox import Mounts, Sandbox, program_env
+from judge.sandbox import BOX, SANDBOX_ENV, Mounts, Sandbox, program_env
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)
@@ -55,32 +56,37 @@ class Program:
         return cls(toolchain, sandbox, Mounts(program_dir=folder, toolchain=toolchain.view), scratch, source_label,
                    main)
 
-    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts | None = None) -> list[str]:
-        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox."""
+    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts | None = None,
+                in_box: bool = False) -> list[str]:
+        """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox
+        (bare when `in_box`: a launcher inside a warm box starts it)."""
         mounts = mounts or self.mounts
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
         argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
                                       memory_mib=memory_mib, main=self.main)
-        return self.sandbox.wrap(argv, mounts)
+        return argv if in_box else self.sandbox.wrap(argv, mounts)
 
-    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None) -> RunSpec:
+    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None,
+                 in_box: bool = False) -> RunSpec:
+        """The run of `argv` with its files; `in_box`: in the working folder and environment of a warm box."""
         mounts = mounts or self.mounts
         return RunSpec(
             argv=argv,
-            cwd=mounts.program_dir,
+            cwd=BOX if in_box else mounts.program_dir,
             stdin_path=stdin,
             stdout_path=self.scratch / f"{name}.out",
             stderr_path=self.scratch / f"{name}.err",
-            env=program_env(mounts.program_dir),
+            env=dict(SANDBOX_ENV) if in_box else program_env(mounts.program_dir),
             limit_address_space=self.toolchain.language.limit_address_space,
             signals_as_exit_codes=self.sandbox.signals_as_exit_codes,
             syscall_filter=self.sandbox.syscall_filter,
         )
 
-    def compile(self) -> Compiled:
-        """Compile once in a writable box. Warnings are kept; they never make a CE."""
+    def compile(self, containment: Containment | None = None) -> Compiled:
+        """Compile once in a writable box (under `containment`, default the best here). Warnings are kept;
+        they never make a CE."""
         language = self.toolchain.language
         if language.compile is None:
             return Compiled(ok=True)
@@ -90,7 +96,7 @@ class Program:
         empty = self.scratch / "empty.in"
         empty.touch()
         spec = self.run_spec(argv, empty, "compile", mounts)
-        stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS)
+        stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS, containment)
         failure = classify(stats, COMPILE_LIMITS)
         output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
         if failure is None:

@@ -31,11 +31,17 @@ BOX = Path("/box")
 # The unprivileged host uid a box runs as when the judge is root; no account uses it (isolate uses 60000 + box).
 BOX_UID = 60000
 PROGRAM = Path("/program")
+LAUNCHER_CODE = Path("/launcher/judge")
 SCRATCH_BYTES = 64 * 1024 * 1024
 # Read-only from the host: the system's programs and libraries, and the few files of /etc that runtimes read.
 SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
                  "/etc/alternatives", "/etc/java-17-openjdk", "/etc/java-21-openjdk", "/etc/ssl/certs")
 MERGED_USR_LINKS = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
+# All a warm box's launcher keeps of root: mount its own /proc and reset the PID counter (SYS_ADMIN), drop each
+# run to the box's uid (SETUID, SETGID) with no capability to inherit (SETPCAP), kill what a run left (KILL)
+# and empty its folders (DAC_OVERRIDE, FOWNER).
+LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL", "CAP_DAC_OVERRIDE",
+                         "CAP_FOWNER")
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TMPDIR": "/tmp"}
 """The one environment policy: all a program in a box sees (bwrap sets it after --clearenv)."""
 
@@ -62,6 +68,7 @@ class Mounts:
     program_dir: Path
     toolchain: ToolchainView = field(default_factory=ToolchainView)
     writable_program_dir: bool = False
+    launcher_code: Path | None = None  # the judge package, shown at LAUNCHER_CODE to a warm box's launcher
 
 
 class Sandbox(Protocol):
@@ -72,8 +79,14 @@ class Sandbox(Protocol):
     signals_as_exit_codes: bool
     # Loaded into every run before exec (execute.py); None where libseccomp is missing (doctor says so).
     syscall_filter: LoadableFilter | None
+    # The writable folders of a box, emptied between two tests that share it (none when there is no box).
+    scratch: tuple[str, ...]
+    # The uid a warm box's launcher (root inside the box, without a user namespace) drops each run to; None
+    # where no box can host one (a judge that is not root: its box's user namespace maps a single uid).
+    warm_box_uid: int | None
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]: ...
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
+        """`argv` confined; `as_init`: as the PID 1 of its box (a launcher that lives for a submission)."""
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str: ...
 
@@ -88,8 +101,10 @@ class Unconfined:
     syscall_filter: LoadableFilter | None
     name: str = "none"
     signals_as_exit_codes: bool = False
+    scratch: tuple[str, ...] = ()
+    warm_box_uid: int | None = None
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
         return argv
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
@@ -114,9 +129,20 @@ class Bubblewrap:
     setpriv: str | None = None  # set when the judge is root
     name: str = "bwrap"
     signals_as_exit_codes: bool = True
+    scratch: tuple[str, ...] = (str(BOX), "/tmp", "/dev/shm")
 
-    def wrap(self, argv: list[str], mounts: Mounts) -> list[str]:
+    @property
+    def warm_box_uid(self) -> int | None:
+        return BOX_UID if self.setpriv is not None else None
+
+    def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
         command = [self.executable, *self._namespaces(), "--die-with-parent", "--new-session", "--hostname", "judge"]
+        if as_init:
+            # No bwrap reaper: the launcher is PID 1, out of reach of the box's signals, and stays root in the box
+            # (it resets the PID counter and hides itself from /proc) while each run drops to warm_box_uid.
+            command += ["--as-pid-1", "--cap-drop", "ALL"]
+            for capability in LAUNCHER_CAPABILITIES:
+                command += ["--cap-add", capability]
         # bwrap makes the folders above a mount point private to root (0700): the box user must pass through them.
         for folder in _parents(SYSTEM_MOUNTS):
             command += ["--perms", "0755", "--dir", folder]
@@ -129,6 +155,8 @@ class Bubblewrap:
                 command += ["--ro-bind-try", link, link]
         bind = "--bind" if mounts.writable_program_dir else "--ro-bind"
         command += [bind, str(mounts.program_dir), str(PROGRAM)]
+        if mounts.launcher_code is not None:
+            command += ["--ro-bind", str(mounts.launcher_code), str(LAUNCHER_CODE)]
         # A read-only /proc: the sysctls of the box's own namespaces (pid_max, the IPC limits) stay unwritable too.
         command += ["--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev"]
         scratch = ["/tmp", "/dev/shm"] + ([] if mounts.writable_program_dir else [str(BOX)])
@@ -148,7 +176,7 @@ class Bubblewrap:
         command += ["--chdir", str(workdir), "--clearenv"]
         for key, value in SANDBOX_ENV.items():
             command += ["--setenv", key, value]
-        return command + ["--", *self._as_box_user(), *argv]
+        return command + ["--", *([] if as_init else self._as_box_user()), *argv]
 
     def _namespaces(self) -> list[str]:
         shared = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]

@@ -15,13 +15,15 @@ import sys
 import textwrap
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
 import pytest
 
 from conftest import needs, program
-from judge import cgroups, execute, proctree
+from judge import execute, proctree
+from judge.containment import available_containments, choose_containment
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions
@@ -38,19 +40,23 @@ ATTEMPTS = 5
 needs_gnu_time = pytest.mark.skipif(not Path(GNU_TIME).is_file(), reason="GNU time missing: apt-get install -y time")
 
 
-def judge(problem_dir: Path, source: Path, sandbox: str, language: str | None = None) -> SubmissionResult:
-    return judge_submission(load_problem(problem_dir), source, RunOptions(language=language, sandbox=sandbox))
-
-
-@pytest.fixture(params=["cgroup", "fallback"])
-def memory_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run with a control group when this machine allows one, and again in the rlimit + polling fallback."""
-    if request.param == "cgroup":
-        if cgroups.probe() == "none":
-            pytest.skip("no writable cgroup here")
-    else:
-        monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
+@pytest.fixture(params=["cgroup", "proc", pytest.param("portable", marks=pytest.mark.slow)])
+def containment(request: pytest.FixtureRequest) -> str:
+    """Every runner test runs under each containment this machine has (`--containment`), skipped where the
+    kernel lacks it. The portable one (psutil only) is in the slow suite."""
+    if request.param not in available_containments():
+        pytest.skip(f"no {request.param} containment here (this machine has: {', '.join(available_containments())})")
     return request.param
+
+
+@pytest.fixture
+def judge(containment: str) -> Callable[..., SubmissionResult]:
+    """`judge(problem, source, sandbox, language=None)` under the containment of this test's parameter."""
+    def judge_with(problem_dir: Path, source: Path, sandbox: str, language: str | None = None) -> SubmissionResult:
+        options = RunOptions(language=language, sandbox=sandbox, containment=containment)
+        return judge_submission(load_problem(problem_dir), source, options)
+
+    return judge_with
 
 
 def python_command(source: Path) -> list[str]:
@@ -71,10 +77,10 @@ def gnu_time(command: list[str], stdin: str = "") -> tuple[float, int]:
 # --- measurements ----------------------------------------------------------------------------------------------
 
 
-# The fallback's CPU accounting is also checked, without noise, by test_same_run_agrees_with_gnu_time.
+# The other containments' CPU accounting is also checked, without noise, by test_same_run_agrees_with_gnu_time.
 @needs_gnu_time
-@pytest.mark.parametrize("memory_mode", ["cgroup", pytest.param("fallback", marks=pytest.mark.slow)], indirect=True)
-def test_cpu_time_matches_gnu_time(make_problem, sandbox, memory_mode):
+@pytest.mark.parametrize("containment", ["cgroup", pytest.param("proc", marks=pytest.mark.slow)], indirect=True)
+def test_cpu_time_matches_gnu_time(make_problem, sandbox, judge):
     source = program("burn_cpu.py")
     expected = str(sum(range(7_000_000)))
     problem = make_problem({"1": ("", expected + "\n")}, time_limit=10, language_allowance=False)
@@ -97,7 +103,7 @@ def test_cpu_time_matches_gnu_time(make_problem, sandbox, memory_mode):
 
 
 @needs_gnu_time
-def test_same_run_agrees_with_gnu_time(tmp_path, memory_mode):
+def test_same_run_agrees_with_gnu_time(tmp_path, containment):
     """Noise-free: GNU time and the judge measure one and the same run (GNU time's own share is tiny)."""
     report = tmp_path / "time.txt"
     stdin = tmp_path / "empty.in"
@@ -107,7 +113,8 @@ def test_same_run_agrees_with_gnu_time(tmp_path, memory_mode):
         cwd=tmp_path, stdin_path=stdin, stdout_path=tmp_path / "out", stderr_path=tmp_path / "err",
         env={"PATH": "/usr/bin:/bin"}, limit_address_space=False,
     )
-    stats = execute.run(spec, Limits(time_seconds=10, wall_seconds=30, memory_mib=512, output_mib=1))
+    stats = execute.run(spec, Limits(time_seconds=10, wall_seconds=30, memory_mib=512, output_mib=1),
+                        choose_containment(containment))
     assert (stats.exit_code, stats.signal, stats.tripped) == (0, None, None), stats
     user, system, max_rss_kib = report.read_text().split()
     cpu = float(user) + float(system)
@@ -116,7 +123,7 @@ def test_same_run_agrees_with_gnu_time(tmp_path, memory_mode):
 
 
 @needs_gnu_time
-def test_peak_memory_matches_max_rss(make_problem, sandbox, memory_mode):
+def test_peak_memory_matches_max_rss(make_problem, sandbox, judge):
     source = program("hold_100mib.py")
     problem = make_problem({"1": ("", "100\n")}, time_limit=5, memory_limit=512, language_allowance=False)
     real_peak = statistics.median(gnu_time(python_command(source))[1] for _ in range(ROUNDS))
@@ -130,7 +137,7 @@ def test_peak_memory_matches_max_rss(make_problem, sandbox, memory_mode):
 # --- time limits -----------------------------------------------------------------------------------------------
 
 
-def test_sleeper_is_ended_by_the_wall_backstop(make_problem, sandbox):
+def test_sleeper_is_ended_by_the_wall_backstop(make_problem, sandbox, judge):
     """The sleeper would print its answer after 60 s; the backstop (2 s here) must end it first. The message names
     the wall limit, which the classifier only picks when the CPU limit was not reached. No elapsed time is
     asserted: returning at all, with this verdict, is the proof."""
@@ -141,7 +148,7 @@ def test_sleeper_is_ended_by_the_wall_backstop(make_problem, sandbox):
 
 
 @needs("gcc")
-def test_two_busy_threads_are_tle_on_cpu_time(make_problem, sandbox, memory_mode):
+def test_two_busy_threads_are_tle_on_cpu_time(make_problem, sandbox, judge):
     problem = make_problem({"1": ("", "0\n")}, time_limit=0.5)
     result = judge(problem, program("two_threads.c"), sandbox)
     assert result.verdict is Verdict.TLE, result
@@ -149,13 +156,12 @@ def test_two_busy_threads_are_tle_on_cpu_time(make_problem, sandbox, memory_mode
     assert result.cases[0].cpu_seconds >= result.limits.time_seconds
 
 
-@pytest.mark.parametrize("memory_mode", ["cgroup", "fallback"], indirect=True)
-def test_a_thread_with_the_default_stack_size_starts(make_problem, memory_mode):
+def test_a_thread_with_the_default_stack_size_starts(make_problem, judge):
     result = judge(make_problem({"1": ("", "thread ok\n")}), program("thread_default_stack.py"), "none")
     assert result.verdict is Verdict.AC, result
 
 
-def test_two_busy_processes_are_tle_on_cpu_time(make_problem, sandbox, memory_mode):
+def test_two_busy_processes_are_tle_on_cpu_time(make_problem, sandbox, judge):
     problem = make_problem({"1": ("", "0\n")}, time_limit=0.5, language_allowance=False)
     result = judge(problem, program("two_processes.py"), sandbox)
     assert result.verdict is Verdict.TLE, result
@@ -165,26 +171,26 @@ def test_two_busy_processes_are_tle_on_cpu_time(make_problem, sandbox, memory_mo
 # --- memory and output limits ----------------------------------------------------------------------------------
 
 
-def test_allocating_twice_the_memory_limit_is_mle(make_problem, sandbox, memory_mode):
+def test_allocating_twice_the_memory_limit_is_mle(make_problem, sandbox, judge):
     problem = make_problem({"1": ("128\n", "0\n")}, memory_limit=64, language_allowance=False)
     result = judge(problem, program("allocate.py"), sandbox)
     assert result.verdict is Verdict.MLE, result
     assert "64 MiB" in result.cases[0].message
 
 
-def test_allocating_under_the_memory_limit_is_fine(make_problem, sandbox, memory_mode):
+def test_allocating_under_the_memory_limit_is_fine(make_problem, sandbox, judge):
     problem = make_problem({"1": ("16\n", f"{16 * 2**20}\n")}, memory_limit=64, language_allowance=False)
     result = judge(problem, program("allocate.py"), sandbox)
     assert result.verdict is Verdict.AC, result
 
 
-def test_printing_twice_the_output_limit_is_ole(make_problem, sandbox):
+def test_printing_twice_the_output_limit_is_ole(make_problem, sandbox, judge):
     problem = make_problem({"1": ("2\n", "0\n")}, output_limit=1)
     result = judge(problem, program("print_bytes.py"), sandbox)
     assert result.verdict is Verdict.OLE, result
 
 
-def test_printing_under_the_output_limit_is_judged(make_problem, sandbox):
+def test_printing_under_the_output_limit_is_judged(make_problem, sandbox, judge):
     problem = make_problem({"1": ("1\n", "0\n")}, output_limit=2)
     result = judge(problem, program("print_bytes.py"), sandbox)
     assert result.verdict is Verdict.WA, result
@@ -193,20 +199,20 @@ def test_printing_under_the_output_limit_is_judged(make_problem, sandbox):
 # --- run-time errors -------------------------------------------------------------------------------------------
 
 
-def test_exit_code_3_is_re_with_the_code(make_problem, sandbox):
+def test_exit_code_3_is_re_with_the_code(make_problem, sandbox, judge):
     result = judge(make_problem({"1": ("", "partial\n")}), program("exit3.py"), sandbox)
     assert result.verdict is Verdict.RE
     assert "exit code 3" in result.cases[0].message
 
 
 @pytest.mark.parametrize("name", ["segfault.py", pytest.param("segfault.c", marks=needs("gcc"))])
-def test_segfault_is_re_with_sigsegv(make_problem, sandbox, name):
+def test_segfault_is_re_with_sigsegv(make_problem, sandbox, name, judge):
     result = judge(make_problem(), program(name), sandbox)
     assert result.verdict is Verdict.RE, result
     assert "SIGSEGV" in result.cases[0].message
 
 
-def test_python_syntax_error_is_ce_once(make_problem, sandbox):
+def test_python_syntax_error_is_ce_once(make_problem, sandbox, judge):
     """As on BOJ, which byte-compiles Python first: a syntax error is CE, not an RE on every test."""
     result = judge(make_problem(), program("syntax_error.py"), sandbox)
     assert result.verdict is Verdict.CE
@@ -218,7 +224,7 @@ def test_python_syntax_error_is_ce_once(make_problem, sandbox):
 
 
 @needs("javac")
-def test_java_type_error_is_ce(make_problem):
+def test_java_type_error_is_ce(make_problem, judge):
     result = judge(make_problem(), program("type_error.java"), "none")
     assert result.verdict is Verdict.CE
     assert "incompatible types" in result.compile_message
@@ -226,7 +232,7 @@ def test_java_type_error_is_ce(make_problem):
 
 
 @needs("g++")
-def test_cpp_compiles_and_is_ac(make_problem, sandbox):
+def test_cpp_compiles_and_is_ac(make_problem, sandbox, judge):
     problem = make_problem({"1": ("1 2\n", "3\n"), "2": ("-5 1000000000000\n", "999999999995\n")})
     result = judge(problem, program("sum.cpp"), sandbox)
     assert result.verdict is Verdict.AC, result
@@ -235,7 +241,7 @@ def test_cpp_compiles_and_is_ac(make_problem, sandbox):
 
 @needs("javac")
 @needs("java")
-def test_java_main_is_ac(make_problem, sandbox, memory_mode):
+def test_java_main_is_ac(make_problem, sandbox, judge):
     problem = make_problem({"1": ("1 2\n", "3\n"), "2": ("40 2\n", "42\n")})
     result = judge(problem, program("sum.java"), sandbox)
     assert result.verdict is Verdict.AC, result
@@ -253,7 +259,7 @@ def processes_with(marker: str) -> list[psutil.Process]:
     return found
 
 
-def test_a_double_forking_daemon_does_not_survive(make_problem, sandbox, memory_mode):
+def test_a_double_forking_daemon_does_not_survive(make_problem, sandbox, judge):
     marker = f"judge-test-daemon-{uuid.uuid4().hex}"
     problem = make_problem({"1": (marker + "\n", "daemon started\n")})
     try:

@@ -18,8 +18,9 @@ environment or the network works: those rows document it with `leaks=True` and t
 Programs that would harm the machine when unconfined (kill(-1), killing the parent or the judge's process group,
 filling /tmp with 10 GB) run only in the bwrap box and refuse to act when their PID namespace is the host's.
 
-Modes: `bwrap` and `none` with the control group this machine offers; `bwrap-nocgroup` and `none-nocgroup` with
-`judge.cgroups.create` patched to return None (the rlimit + polling fallback), for the rows that are safe there.
+Modes: `bwrap` and `none` with the control group this machine offers (bwrap: the warm box, where the judge is
+root); `bwrap-proc` and `none-proc` with `--containment proc` (rlimits + /proc polling, a box per test), for the
+rows that are safe there.
 `bwrap-nonroot` and `none-nonroot` (slow) start the judge as an ordinary user (tests/nonroot.py) in control groups
 delegated to it, with the rows, verdicts and skips of `bwrap` and `none`; the problem, the submission and HOME are
 that user's files, so unconfined they are its to change. Its report must say it used control groups (a fallback
@@ -61,11 +62,7 @@ HANG_GUARD_SECONDS = 300.0
 # How long a killed process may take to disappear from the process table once the judge has returned.
 EXIT_GRACE_SECONDS = 10.0
 PR_SET_CHILD_SUBREAPER = 36
-NO_CGROUP = (
-    "import sys; import judge.cgroups as c; c.create = lambda *a, **k: None; c.probe.cache_clear(); "
-    "from judge.cli import main; sys.exit(main(sys.argv[1:]))"
-)
-MODES = ("bwrap", "none", "bwrap-nocgroup", "none-nocgroup")
+MODES = ("bwrap", "none", "bwrap-proc", "none-proc")
 # The judge started as an ordinary user: mode -> the mode whose verdicts, skips and messages it shares.
 NONROOT_MODES = {"bwrap-nonroot": "bwrap", "none-nonroot": "none"}
 IN_BOX_ONLY = "harms the machine unless confined: runs only in the bwrap box (its own PID namespace)"
@@ -103,17 +100,17 @@ def row(file: str, box: str, unconfined: str | None = None, *, fallback: str | N
     verdicts = {"bwrap": frozenset(box.split())}
     skip: dict[str, str] = {}
     if skip_unconfined:
-        skip["none"] = skip["none-nocgroup"] = skip_unconfined
+        skip["none"] = skip["none-proc"] = skip_unconfined
     else:
         verdicts["none"] = frozenset((unconfined or box).split())
     if fallback is None:
         if skip_fallback:
-            skip.setdefault("bwrap-nocgroup", skip_fallback)
-            skip.setdefault("none-nocgroup", skip_fallback)
+            skip.setdefault("bwrap-proc", skip_fallback)
+            skip.setdefault("none-proc", skip_fallback)
     else:
-        verdicts["bwrap-nocgroup"] = frozenset(fallback.split())
-        if "none-nocgroup" not in skip:
-            verdicts["none-nocgroup"] = frozenset(fallback.split())
+        verdicts["bwrap-proc"] = frozenset(fallback.split())
+        if "none-proc" not in skip:
+            verdicts["none-proc"] = frozenset(fallback.split())
     return Hostile(file, verdicts, skip, leaks, message or {}, memory_limit, xfail or {})
 
 
@@ -124,7 +121,7 @@ HOSTILE = [
     row("daemon.py", "AC", fallback="AC"),
     row("nproc_probe.c", "WA", fallback="WA", memory_limit=512,
         message={mode: r"got 'forked=([0-9]|[1-5][0-9]|6[0-3])'$" for mode in MODES},
-        xfail={mode: NPROC_IGNORED_FOR_ROOT for mode in ("bwrap-nocgroup", "none-nocgroup") if os.geteuid() == 0}),
+        xfail={mode: NPROC_IGNORED_FOR_ROOT for mode in ("bwrap-proc", "none-proc") if os.geteuid() == 0}),
     # Reading what is not the submission's
     row("read_answer_abs.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'unreadable:2'$"}),
     row("read_answer_rel.py", "WA", "AC", leaks=True, message={"bwrap": r"got 'unreadable'$"}),
@@ -138,9 +135,9 @@ HOSTILE = [
     row("stdin_reopen.py", "AC"),
     row("fill_tmp.py", "AC MLE", skip_unconfined="would fill the real disk: runs only where /tmp is a 64 MiB tmpfs"),
     row("fill_box_root.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=256,
-        message={mode: r"got 'wrote=([0-9]|[1-5][0-9]|6[0-4])'$" for mode in ("bwrap", "bwrap-nocgroup")}),
+        message={mode: r"got 'wrote=([0-9]|[1-5][0-9]|6[0-4])'$" for mode in ("bwrap", "bwrap-proc")}),
     row("nested_userns.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=512,
-        message={"bwrap": r"got 'userns=0,", "bwrap-nocgroup": r"got 'userns=0,"}),
+        message={"bwrap": r"got 'userns=0,", "bwrap-proc": r"got 'userns=0,"}),
     # Signals
     row("kill_parent.py", "AC", skip_unconfined=IN_BOX_ONLY),
     row("kill_all.py", "AC", skip_unconfined=IN_BOX_ONLY),
@@ -178,7 +175,7 @@ def _params() -> Iterator[object]:
             elif mode.startswith("bwrap") and bwrap_reason is not None:
                 marks.append(pytest.mark.skip(reason=f"bwrap unusable here: {bwrap_reason}"))
             elif mode in ("bwrap", "none") and cgroups.probe() == "none":
-                marks.append(pytest.mark.skip(reason="no writable cgroup here: the -nocgroup modes cover this"))
+                marks.append(pytest.mark.skip(reason="no writable cgroup here: the -proc modes cover this"))
             elif mode in hostile.xfail:
                 marks.append(pytest.mark.xfail(strict=True, reason=hostile.xfail[mode]))
             yield pytest.param(hostile, mode, marks=marks, id=f"{Path(hostile.file).stem}-{mode}")
@@ -380,14 +377,15 @@ def judge_cli(world: World, source: Path, mode: str, *extra: str, user: nonroot.
     """Run `judge run` as its own process, as a person would; returns it and its wall time. With `user` the
     judge runs as that user in `delegation`'s control groups, its temporary files in the world's tmp."""
     sandbox = mode.split("-")[0]
-    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, "--json", "--feedback", "full", *extra]
+    containment = ["--containment", "proc"] if mode.endswith("-proc") else []
+    arguments = ["run", str(world.problem), str(source), "--sandbox", sandbox, *containment, "--json", "--feedback",
+                 "full", *extra]
     if user is not None:
         assert delegation is not None, "a judge that is not root gets control groups only by delegation"
         command = user.judge(arguments, delegation.join)
         env = user.env(world.home, world.root / "tmp", JUDGE_HOSTILE_SECRET=world.secret)
     else:
-        head = [sys.executable, "-c", NO_CGROUP] if mode.endswith("-nocgroup") else [sys.executable, "-m", "judge"]
-        command = [*head, *arguments]
+        command = [sys.executable, "-m", "judge", *arguments]
         # The judge's own cache (the Python venv) stays where it is, not in the HOME the suite watches (nor under
         # /tmp, where the box would show the folders above it).
         env = {**os.environ, "HOME": str(world.home), "JUDGE_HOSTILE_SECRET": world.secret,

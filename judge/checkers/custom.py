@@ -25,10 +25,11 @@ import subprocess
 import time
 from pathlib import Path
 
-from judge import cgroups, execute
 from judge.checkers.base import CheckResult
+from judge.containment import Run, choose_containment, kill_process_group
 from judge.errors import JudgeFailure, SpecError
-from judge.execute import MIB
+from judge.execute import run_limits
+from judge.launcher import child_setup, start_process
 from judge.problem_code import JUDGE_PACKAGE, PROBLEM_CODE_LIMITS, ProblemCodeBox
 from judge.verdicts import Verdict
 
@@ -50,7 +51,7 @@ class CustomChecker:
         self._case.mkdir()
         self._stderr = scratch / "checker.err"
         self._process: subprocess.Popen[bytes] | None = None
-        self._group: cgroups.RunGroup | None = None
+        self._contained: Run | None = None
         reply = self._start()
         if "error" in reply:
             self.close()
@@ -84,30 +85,28 @@ class CustomChecker:
 
     def close(self) -> None:
         """Kill the checker box and everything in it."""
-        process, group = self._process, self._group
-        self._process = self._group = None
-        if process is None:
+        process, contained = self._process, self._contained
+        self._process = self._contained = None
+        if process is None or contained is None:
             return
-        if group is not None:
-            group.kill_all()
-        execute.kill_group(process.pid)
+        contained.kill()
+        kill_process_group(process.pid)
         process.wait()
         for stream in (process.stdin, process.stdout):
             if stream is not None:
                 stream.close()
-        if group is not None:
-            group.remove()
+        contained.close()
 
     def _start(self) -> dict[str, object]:
         limits = LIFETIME_LIMITS
         argv, _ = self._box.command(self._folder, "host.py", "{program}", "{program}/checker.py", "{program}/case")
         spec = self._box.run_spec(argv, self._folder, self._folder / "host.py", self._folder.parent)
-        self._group = cgroups.create(limits.memory_mib * MIB, limits.max_processes)
-        setup = execute.child_setup(limits, self._group, limits.output_mib * MIB, self._group is None, None,
-                                    spec.syscall_filter)
+        self._contained = choose_containment().open(limits.memory_mib, limits.max_processes)
+        setup = child_setup(self._contained.contained, run_limits(limits, self._contained.contained.guards, True), spec.syscall_filter)
         with open(self._stderr, "wb") as stderr:
-            self._process = execute.start(spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+            self._process = start_process(spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                                           cwd=spec.cwd, env=spec.env, preexec_fn=setup)
+        self._contained.started(self._process.pid)
         return self._reply()
 
     def _request(self) -> dict[str, object]:
@@ -122,7 +121,8 @@ class CustomChecker:
     def _reply(self) -> dict[str, object]:
         """One JSON line from the box within the wall limit, else the box is killed and the reason returned."""
         assert self._process is not None and self._process.stdout is not None
-        cpu_before = self._group.cpu_seconds() if self._group is not None else 0.0
+        assert self._contained is not None
+        cpu_before = self._contained.sample().cpu_seconds
         deadline = time.monotonic() + PROBLEM_CODE_LIMITS.wall_seconds
         line = b""
         descriptor = self._process.stdout.fileno()
@@ -138,7 +138,7 @@ class CustomChecker:
             if len(line) > REPLY_BYTES:
                 self.close()
                 return {"error": "answered more than 64 KiB"}
-        if self._group is not None and self._group.cpu_seconds() - cpu_before > PROBLEM_CODE_LIMITS.time_seconds:
+        if self._contained.sample().cpu_seconds - cpu_before > PROBLEM_CODE_LIMITS.time_seconds:
             self.close()
             return {"error": f"used more than {PROBLEM_CODE_LIMITS.time_seconds:g} s of CPU on one test"}
         try:

@@ -25,11 +25,12 @@ from judge.problem_folder import load_problem_folder
 @source_limit_option
 @sandbox_options
 def answers_command(problem: Path, reference: Path | None, submissions_dir: Path, lang: str | None, force: bool,
-                    source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+                    source_limit: int | None, sandbox: str, require_sandbox: bool,
+                    containment: str | None) -> int:
     """Write PROBLEM's tests/<name>.ans from a reference solution's output, run as `judge run` runs it."""
     loaded = load_problem_folder(problem, require_answers=False)
     source = reference_for(loaded, submissions_dir, reference)
-    options = RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox),
+    options = RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment,
                          source_limit_kib=source_limit)
     written = write_answers(loaded, source, options, force=force)
     for answer in written:

@@ -51,7 +51,7 @@ from judge.verdicts import Verdict
 def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
                   jobs: int | None, scheduler: str | None, force: bool, partial: bool, stress: bool,
                   stress_budget: float, submissions_dir: Path, source_limit: int | None, quiet: bool,
-                  sandbox: SandboxChoice, require_sandbox: bool) -> None:
+                  sandbox: SandboxChoice, require_sandbox: bool, containment: str | None) -> None:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
@@ -65,7 +65,8 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         out_dir=out_dir,
         layout=layout,
         executor=ExecutorChoice(jobs=jobs or default_jobs(), scheduler=scheduler),
-        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), source_limit_kib=source_limit),
+        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox),
+                           containment=containment, source_limit_kib=source_limit),
         force=force,
         partial=partial,
         show_progress=BatchProgress.wanted(quiet=quiet),

@@ -8,13 +8,18 @@ from typing import TypeVar, get_args
 
 import click
 
+from judge.containment import CONTAINMENT_NAMES
 from judge.options import MAX_SOURCE_LIMIT_KIB, SandboxChoice
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
 
 def sandbox_options(function: Command) -> Command:
-    """`--sandbox auto|bwrap|none` and `--require-sandbox`; combine them with `sandbox_choice`."""
+    """`--sandbox auto|bwrap|none`, `--require-sandbox` (combine them with `sandbox_choice`) and
+    `--containment cgroup|proc|portable`."""
+    function = click.option("--containment", type=click.Choice(CONTAINMENT_NAMES), default=None,
+                            help="How runs are contained and measured (default: the best this machine has; "
+                                 "`judge doctor` lists them).")(function)
     function = click.option("--sandbox", type=click.Choice(get_args(SandboxChoice)), default="auto",
                             show_default=True, help="bwrap confines submissions; auto uses it when it works here.")(function)
     return click.option("--require-sandbox", is_flag=True,

@@ -37,11 +37,13 @@ from judge.verdicts import Verdict
 @source_limit_option
 @sandbox_options
 def run_command(problem: Path, source: Path, lang: str | None, report_format: str | None, as_json: bool,
-                feedback: str, fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+                feedback: str, fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool,
+                containment: str | None) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test, each as it finishes."""
     chosen = chosen_format(report_format, as_json)
     loaded = load_problem_folder(problem)
     options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
+                         containment=containment,
                          source_limit_kib=source_limit)
     view_stream = sys.stdout if chosen == "text" else sys.stderr
     view = TextView(view_stream, feedback=feedback, live=view_stream.isatty())

@@ -46,7 +46,8 @@ PIPE_PROGRESS_SECONDS = 5.0
 def stress_command(problem: Path, source: Path, reference: Path | None, submissions_dir: Path,
                    budget_seconds: float, max_examples: int, seed: int | None, database: Path | None,
                    lang: str | None, report_format: str | None, as_json: bool, quiet: bool,
-                   source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+                   source_limit: int | None, sandbox: str, require_sandbox: bool,
+                   containment: str | None) -> int:
     """Run SOURCE on generated inputs of PROBLEM until one is not accepted, then shrink that input."""
     shown = chosen_format(report_format, as_json)
     if seed is not None and database is not None:
@@ -56,7 +57,7 @@ def stress_command(problem: Path, source: Path, reference: Path | None, submissi
     request = StressRequest(
         problem=load_problem_folder(problem), source=source, reference=reference, submissions_dir=submissions_dir,
         budget_seconds=budget_seconds, max_examples=max_examples, seed=chosen_seed,
-        options=RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox),
+        options=RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment,
                            source_limit_kib=source_limit),
         database=database,
     )

@@ -40,7 +40,8 @@ from judge.verify import select_problems, verify
 @click.pass_context
 def verify_command(ctx: click.Context, problems: tuple[str, ...], problems_dir: Path, submissions_dir: Path,
                    jobs: int | None, scheduler: str | None, report_format: str | None, as_json: bool,
-                   source_limit: int | None, sandbox: str, require_sandbox: bool) -> int:
+                   source_limit: int | None, sandbox: str, require_sandbox: bool,
+                   containment: str | None) -> int:
     """Check every problem's test data and that each reference submission gets its folder's verdict."""
     shown = chosen_format(report_format, as_json)
     if jobs is not None and scheduler is not None:
@@ -51,6 +52,7 @@ def verify_command(ctx: click.Context, problems: tuple[str, ...], problems_dir: 
     loaded = select_problems(problems_dir, problems)
     # The overall verdict is the first non-AC test's, so stopping there changes no verdict and saves minutes.
     options = RunOptions(fail_fast=True, sandbox=sandbox_choice(sandbox, require_sandbox),
+                         containment=containment,
                          source_limit_kib=source_limit)
     wanted = shown == "text" and BatchProgress.wanted(quiet=False)
     try:

@@ -1,0 +1,307 @@
+"""The launcher process: starts each test's program on request, so the judge never forks itself per test.
+
+Started once per submission (by judge/launcher.py), outside any sandbox or inside a warm bubblewrap box as the
+box's PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON message with
+its open files attached:
+
+- `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
+  the seccomp filter, and the folders to empty after each test. The launcher applies them to itself, so every
+  child inherits them (a fork of this small process costs a fraction of a fork of the judge).
+- `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
+  forks; the child writes "0" to each join file (it moves into the test's group) and execs the program; the
+  launcher answers `{"pid"}`, and when the program ends answers with its wait status and rusage. Then, before
+  it takes the next request, it kills what the test left: in a box every other process of the box (`kill(-1)`
+  from PID 1 reaches exactly the box's processes), and it empties /box, /tmp, /dev/shm and the box's IPC
+  namespace; outside a box the orphans it inherited as a subreaper. The next test finds nothing.
+
+In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
+drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
+(its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
+before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
+it is. It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it. Only the standard
+library and judge/syscall_filter.py are imported: a box sees nothing else.
+"""
+
+from __future__ import annotations
+
+import array
+import ctypes
+import errno
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+MAX_MESSAGE = 1 << 20
+MAX_FDS = 16
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MNT_DETACH = 2
+PR_CAPBSET_DROP = 24
+CAPABILITY_VERSION_3 = 0x20080522
+IPC_RMID = 0
+BOX_TMP = Path("/tmp")  # a tmpfs of the box, for a moment's private mounts
+FIRST_PID_MINUS_ONE = b"1"  # written to ns_last_pid: the next process of the box is PID 2
+
+
+def receive(sock: socket.socket) -> tuple[dict, list[int]]:
+    """One message and the descriptors attached to it; ({}, []) when the other end closed."""
+    fds = array.array("i")
+    data, ancillary, _, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * fds.itemsize))
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
+    return (json.loads(data) if data else {}), list(fds)
+
+
+def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]
+    ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+    sock.sendmsg([json.dumps(message).encode()], ancillary)
+
+
+class Launcher:
+    """The launcher's state: its socket, and what it empties between tests."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.wipe: list[Path] = []
+        self.is_box_init = os.getpid() == 1
+        self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
+        self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
+        self.queues: int | None = None  # the box's POSIX message queues (a folder), open
+
+    def setup(self, request: dict, fds: list[int]) -> dict:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        if not self.is_box_init:
+            # Orphans (a daemonised grandchild) come back here, not to the machine's init: still findable.
+            libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        self.wipe = [Path(folder) for folder in request["wipe"]]
+        if request.get("uid") is not None:
+            self.run_uid = int(request["uid"])
+            self.last_pid = _open_private(libc, "proc", "sys/kernel/ns_last_pid", os.O_WRONLY)
+            self.queues = _open_private(libc, "mqueue", ".", os.O_RDONLY | os.O_DIRECTORY)
+            _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+            _clear_inheritable_capabilities(libc)
+        # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        for which, soft, hard in request["rlimits"]:
+            current = resource.getrlimit(which)[1]
+            if current != resource.RLIM_INFINITY:  # never above the hard limit it has (that needs root)
+                hard = current if hard == resource.RLIM_INFINITY else min(hard, current)
+                soft = min(soft, hard)
+            resource.setrlimit(which, (soft, hard))
+        if request.get("filter"):
+            from judge.syscall_filter import LoadableFilter
+            LoadableFilter(bytes.fromhex(request["filter"]), request["syscall"]).load()
+        return {"ready": os.getpid(), "rss": _own_rss()}
+
+    def run(self, request: dict, fds: list[int]) -> None:
+        stdin, stdout, stderr, *join = fds
+        if self.last_pid is not None:
+            os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
+        try:
+            child = subprocess.Popen(request["argv"], stdin=stdin, stdout=stdout, stderr=stderr,
+                                     cwd=request["cwd"], env=request["env"], start_new_session=True,
+                                     close_fds=True, preexec_fn=_enter_run(join, self.run_uid))
+        except (OSError, subprocess.SubprocessError) as error:
+            send(self.sock, {"error": f"{request['argv'][0]}: {error}"})
+            return
+        finally:
+            for descriptor in fds:
+                os.close(descriptor)
+        send(self.sock, {"pid": child.pid})
+        self._await(child.pid)
+
+    def _await(self, pid: int) -> None:
+        """Wait for the program (or for the judge to go away), then answer with its status and rusage."""
+        pidfd = os.pidfd_open(pid)
+        try:
+            ready, _, _ = select.select([pidfd, self.sock], [], [])
+            if self.sock in ready and pidfd not in ready and not self.sock.recv(1, socket.MSG_PEEK):
+                sys.exit(0)  # the judge is gone: the box dies with it (bwrap --die-with-parent)
+            _, status, usage = os.wait4(pid, 0)
+        finally:
+            os.close(pidfd)
+        send(self.sock, {"status": status, "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024})
+        # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
+        self._clean()
+
+    def _clean(self) -> None:
+        """No process of this test is left for the next one (in a box, no file either)."""
+        if self.is_box_init:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        else:
+            _kill_children()
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, 0 if self.is_box_init else os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        for folder in self.wipe:
+            for entry in list(_entries(folder)):
+                _remove(entry)
+        if self.queues is not None:  # the box's IPC namespace outlives a test: empty it too
+            for name in os.listdir(self.queues):
+                os.unlink(name, dir_fd=self.queues)
+            _remove_system_v_objects()
+
+
+def _enter_run(join: list[int], uid: int | None):  # type: ignore[no-untyped-def]
+    """What the child does between fork and exec: join the run's control group (the launcher itself never
+    does: nothing of its own work or memory is charged to a run, and it never counts against the run's process
+    limit), then, in a box, drop to the box's uid with no groups."""
+    def enter() -> None:
+        for descriptor in join:
+            os.write(descriptor, b"0")
+        if uid is not None:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+
+    return enter
+
+
+def _kill_children() -> None:
+    """Kill what a test left behind outside a box: as a subreaper the launcher inherits every orphan of the
+    test, so its children are the test's survivors (their own children come back to it when they die)."""
+    while children := _children():
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in children:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def _children() -> list[int]:
+    """The launcher's children, from /proc/self/task/*/children."""
+    children: list[int] = []
+    for task in _entries(Path("/proc/self/task")):
+        try:
+            children += [int(pid) for pid in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return children
+
+
+def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int, options: str | None) -> None:
+    data = options.encode() if options is not None else None
+    if libc.mount(source.encode(), target.encode(), kind.encode(), flags, data) != 0:
+        raise OSError(ctypes.get_errno(), f"mount {kind} on {target} failed")
+
+
+def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
+    """Empty the bounding and inheritable sets (the launcher keeps its own permitted ones), so a run, started
+    as the box's uid, has no capability in any set, as in a box of its own (setpriv there)."""
+    capability = 0
+    while libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0:
+        capability += 1
+    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # two of {effective, permitted, inheritable}
+    if libc.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget failed")
+    data[2] = data[5] = 0
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def _open_private(libc: ctypes.CDLL, kind: str, inside: str, flags: int) -> int:
+    """A file of a private mount of `kind` (proc, mqueue), open: the mount is made in the box's /tmp, the file
+    opened, and the mount detached at once, so only the descriptor remains and no process of the box ever sees
+    it (the box's own /proc is read-only: the PID counter needs a writable one)."""
+    where = BOX_TMP / f".{kind}-{os.getpid()}"
+    where.mkdir(mode=0o700)
+    try:
+        _mount(libc, kind, str(where), kind, MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+        try:
+            return os.open(where / inside, flags | os.O_CLOEXEC)
+        finally:
+            libc.umount2(str(where).encode(), MNT_DETACH)
+    finally:
+        where.rmdir()
+
+
+def _remove_system_v_objects() -> None:
+    """Remove the System V shared memory, message queues and semaphores a test made (listed in /proc/sysvipc)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    removers = {"shm": lambda ident: libc.shmctl(ident, IPC_RMID, None),
+                "msg": lambda ident: libc.msgctl(ident, IPC_RMID, None),
+                "sem": lambda ident: libc.semctl(ident, 0, IPC_RMID)}
+    for kind, remove in removers.items():
+        try:
+            rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            remove(int(row.split()[1]))
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _remove(path: Path) -> None:
+    """Delete a file or a tree the test made, also one it made unreadable (it is the launcher's own uid)."""
+    def allow_and_retry(function, name, _error) -> None:  # type: ignore[no-untyped-def]
+        os.chmod(os.path.dirname(name), 0o700)
+        function(name)
+
+    try:
+        if path.is_dir() and not path.is_symlink():
+            os.chmod(path, 0o700)
+            shutil.rmtree(path, onerror=allow_and_retry)
+        else:
+            path.unlink()
+    except OSError:
+        pass
+
+
+def _own_rss() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def serve(sock: socket.socket) -> None:
+    launcher = Launcher(sock)
+    while True:
+        request, fds = receive(sock)
+        if not request:
+            return
+        if request["do"] == "setup":
+            send(sock, launcher.setup(request, fds))
+        elif request["do"] == "run":
+            launcher.run(request, fds)
+
+
+def main(descriptor: int) -> None:
+    """The launcher's entry point (judge/launcher.py starts it with `python -I -S -c`), on its socket."""
+    try:
+        serve(socket.socket(fileno=descriptor))
+    except (OSError, ValueError, KeyError) as failure:
+        print(f"launcher: {failure}", file=sys.stderr)
+        sys.exit(errno.EPROTO)

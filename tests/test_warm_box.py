@@ -1,0 +1,81 @@
+"""The warm box (issue 11): every test of a submission runs in one bubblewrap box, started by a launcher that is
+the box's PID 1. Programs aimed at that design (tests/warm_box/) try to carry something from one test to the
+next: a file, a process, a hold on the launcher, or the knowledge of which test they are on. Each must learn
+nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import write_problem
+from judge.containment import available_containments
+from judge.sandbox import bwrap_problem
+
+PROGRAMS = Path(__file__).parent / "warm_box"
+REPO = Path(__file__).resolve().parent.parent
+TESTS = 3
+# mode -> extra options of `judge run`: the warm box needs a control group and a judge that is root.
+MODES = {
+    "warm": pytest.param([], id="warm", marks=pytest.mark.skipif(
+        os.geteuid() != 0 or "cgroup" not in available_containments(),
+        reason="a warm box needs a judge that is root and a control group per test")),
+    "cold": pytest.param(["--containment", "proc"], id="cold"),
+}
+pytestmark = pytest.mark.skipif(bwrap_problem() is not None, reason=f"bwrap unusable: {bwrap_problem()}")
+
+
+def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]) -> tuple[dict, str]:
+    """`judge run --sandbox bwrap` of a tests/warm_box program on TESTS tests whose input is a fresh tag;
+    returns the report and the tag."""
+    tag = "wb" + uuid.uuid4().hex[:12]
+    problem = write_problem(tmp_path / "p", {f"{k + 1}": (tag + "\n", answer + "\n") for k, answer in enumerate(answers)},
+                            time_limit=5, memory_limit=256, language_allowance=False)
+    command = [sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program), "--sandbox", "bwrap",
+               "--feedback", "full", "--json", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    return json.loads(done.stdout), tag
+
+
+def left_behind(tag: str) -> list[psutil.Process]:
+    return [process for process in psutil.process_iter(["name"]) if process.info["name"] == tag[:15]]
+
+
+def cases(report: dict) -> list[tuple[str, str]]:
+    return [(case["verdict"], case["message"]) for case in report["cases"]]
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+@pytest.mark.parametrize(("program", "answer"), [("leave_files.py", "clean"), ("leave_process.py", "alone"),
+                                                 ("reach_init.py", "untouched")])
+def test_nothing_reaches_the_next_test(tmp_path: Path, program: str, answer: str, extra: list[str]) -> None:
+    report, tag = judge_run(tmp_path, program, [answer] * TESTS, extra)
+    assert cases(report) == [("AC", "")] * TESTS
+    assert left_behind(tag) == []
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_no_test_learns_which_one_it_is(tmp_path: Path, extra: list[str]) -> None:
+    report, _ = judge_run(tmp_path, "learn_test_index.py", [str(k + 1) for k in range(TESTS)], extra)
+    verdicts = [verdict for verdict, _ in cases(report)]
+    assert verdicts == ["AC"] + ["WA"] * (TESTS - 1), cases(report)
+    assert all(re.search(r"got '1'$", message) for _, message in cases(report)[1:]), cases(report)
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_a_warm_box_serves_every_test_of_a_submission(tmp_path: Path, extra: list[str]) -> None:
+    """What the rest of this file proves holds in a box that really is shared (and, cold, really is not)."""
+    report, _ = judge_run(tmp_path, "box_identity.py", ["-"] * TESTS, extra)
+    boxes = TESTS if extra else 1
+    seen = {re.search(r"got '(net:\[\d+\])'", message).group(1) for _, message in cases(report)}
+    assert len(seen) == boxes, cases(report)

@@ -1,0 +1,26 @@
+# Every test of its problem has the same input, and test k's answer is k: the only way to pass a test past the
+# first is to learn which test it is on from something else. It tries what a warm box could give away (its PID,
+# the box's PID counter, how many processes /proc shows, what is in the writable folders, the number in its
+# control group's name, the CPU time of the box's PID 1) and prints its best guess; in a box of its own every
+# one says "1".
+import os
+import re
+
+guesses = [os.getpid() - 1]
+for path in ("/proc/sys/kernel/ns_last_pid", "/proc/loadavg"):
+    try:
+        guesses.append(int(open(path).read().split()[-1].split("/")[-1]) - 1)
+    except (OSError, ValueError):
+        pass
+guesses.append(sum(name.isdigit() and name != "1" for name in os.listdir("/proc")))  # itself, in a fresh box
+guesses.append(1 + sum(len(os.listdir(place)) for place in ("/box", "/tmp", "/dev/shm")))
+for line in open("/proc/self/cgroup"):
+    numbers = re.findall(r"-(\d+)$", line.strip())
+    if numbers and int(numbers[-1]) < 1000:
+        guesses.append(int(numbers[-1]) + 1)
+try:
+    fields = open("/proc/1/stat").read().rsplit(")", 1)[1].split()
+    guesses.append(1 + (int(fields[11]) + int(fields[12])) // 2)  # utime + stime of PID 1, in ticks
+except (OSError, IndexError, ValueError):
+    pass
+print(max(guesses))
