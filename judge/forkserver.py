@@ -128,7 +128,10 @@ class Launcher:
         try:
             ready, _, _ = select.select([pidfd, self.sock], [], [])
             if self.sock in ready and pidfd not in ready and not self.sock.recv(1, socket.MSG_PEEK):
-                sys.exit(0)  # the judge is gone: the box dies with it (bwrap --die-with-parent)
+                # The judge is gone: so is its run (in a box, bwrap --die-with-parent ends the rest).
+                _kill_group(pid)
+                self._clean()
+                sys.exit(0)
             _, status, usage = os.wait4(pid, 0)
         finally:
             os.close(pidfd)
@@ -174,6 +177,14 @@ def _enter_run(join: list[int], uid: int | None):  # type: ignore[no-untyped-def
             os.setresuid(uid, uid, uid)
 
     return enter
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the session a run started in (its first process leads it)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _kill_children() -> None:

@@ -128,7 +128,7 @@ def test_a_judge_failure_exits_3_and_is_judged_again_next_time(tmp_path: Path, c
 def test_a_submission_that_kills_its_worker_is_je_and_spares_the_others(tmp_path: Path, problems: Path,
                                                                           capsys) -> None:
     members = {"alice": {"add.py": "add_ac", "mul.py": "mul_ac"}, "bob": {"add.py": "add_wa", "mul.py": "mul_ac"},
-               "mallory": {"add.py": "kill_parent"}}
+               "mallory": {"add.py": "kill_worker"}}
     root = write_class(tmp_path / "class", members)
 
     code = judge_main("grade", problems, root, "--out", tmp_path / "out", "-j", "2", "--sandbox", "none")

@@ -39,7 +39,9 @@ SOURCES = {
     "tle": "while True:\n    pass\n",
     "re": "raise SystemExit(3)\n",
     "slow_add": "import time\na, b = map(int, input().split())\ntime.sleep(0.25)\nprint(a + b)\n",
-    "kill_parent": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",  # unconfined: its worker
+    # Unconfined: its parent is the launcher of the submission's tests, whose parent is the worker.
+    "kill_worker": ("import os, signal\nlauncher = open(f'/proc/{os.getppid()}/stat').read()\n"
+                    "os.kill(int(launcher.rsplit(')', 1)[1].split()[1]), signal.SIGKILL)\n"),
 }
 
 # Who wrote what: student -> {file name: source key}. Expected verdicts follow from the source keys.
