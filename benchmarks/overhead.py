@@ -125,14 +125,25 @@ def time_bare(problem: Problem, workload: Workload) -> float:
     return time.perf_counter() - started
 
 
+FAILURES: list[str] = []
+"""Judgings that were not AC (a judge bug, not a timing): listed at the end; the judging is timed again."""
+
+
 def time_judge(problem: Problem, workload: Workload, options: RunOptions) -> tuple[float, SubmissionResult]:
-    """Seconds for one whole judging (in process, as `judge run` does after its imports), and its result."""
-    started = time.perf_counter()
-    result = judge_submission(problem, workload.source, options)
-    elapsed = time.perf_counter() - started
-    if result.verdict is not Verdict.AC:
-        raise SystemExit(f"the judge said {result.verdict.short} ({workload.language}, {options}): {result.cases}")
-    return elapsed, result
+    """Seconds for one whole judging (in process, as `judge run` does after its imports), and its result. A
+    judging that is not AC is recorded in FAILURES and done again (twice in a row ends the benchmark)."""
+    for attempt in range(2):
+        started = time.perf_counter()
+        result = judge_submission(problem, workload.source, options)
+        elapsed = time.perf_counter() - started
+        if result.verdict is Verdict.AC:
+            return elapsed, result
+        wrong = [f"test {case.name}: {case.verdict.short} {case.message}" for case in result.cases
+                 if case.verdict is not Verdict.AC]
+        FAILURES.append(f"{workload.language} sandbox {options.sandbox} containment {options.containment}: "
+                        f"{result.verdict.short} on {len(wrong)} of {len(result.cases)} tests ({'; '.join(wrong[:3])})")
+        print(f"  not AC, judged again: {FAILURES[-1]}", file=sys.stderr)
+    raise SystemExit(f"the judge was not AC twice in a row: {FAILURES[-1]}")
 
 
 def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], containment: str,
@@ -271,6 +282,8 @@ def main() -> None:
     outcomes = report(samples, args.containment, sandboxes, args.tests)
     print(f"\nload average after: {load()}; took {time.perf_counter() - started:.0f} s")
     print("targets:\n  " + "\n  ".join(outcomes))
+    if FAILURES:
+        print(f"judgings that were not AC ({len(FAILURES)}; each judged again):\n  " + "\n  ".join(FAILURES))
 
 
 if __name__ == "__main__":
