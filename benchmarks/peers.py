@@ -250,12 +250,12 @@ def find_program(name: str, peers_venv: Path | None) -> str | None:
 
 
 def judge_command(given: str | None) -> list[str] | None:
-    """The command that starts the judge: --judge, else .venv/bin/judge of this repository, else judge on PATH."""
+    """The command that starts the judge: --judge, else the judge package of this checkout run by this interpreter
+    (the same code whose command lines the bare loops read from judge.languages; a venv's `judge` script imports
+    whichever checkout the venv was installed from, e.g. the main worktree instead of this one)."""
     if given:
         return shlex.split(given)
-    program = REPO / ".venv" / "bin" / "judge"
-    found = str(program) if program.exists() else shutil.which("judge")
-    return [found] if found else None
+    return ["env", f"PYTHONPATH={REPO}", sys.executable, "-m", "judge"]
 
 
 def judge_tool(sandbox: str, executable: list[str] | None) -> Tool:
@@ -267,7 +267,7 @@ def judge_tool(sandbox: str, executable: list[str] | None) -> Tool:
     return Tool(f"judge-{sandbox}", f"judge `--sandbox {sandbox}`", INSTALL["judge"],
                 {"python": "python", "c": "static C"}, command,
                 lambda done, count: done.returncode == 0,
-                missing=None if executable else "no judge executable in .venv/bin or on PATH", absent=not executable)
+                missing=None if executable else "no judge command", absent=not executable)
 
 
 def oj_tool(peers_venv: Path | None) -> Tool:
@@ -490,7 +490,7 @@ def parse_arguments() -> argparse.Namespace:
                         help="comma-separated tools: judge-none,judge-bwrap,oj,verifyproblem,dmoj")
     parser.add_argument("--languages", default=",".join(LANGUAGE_NAMES), help="comma-separated: python,c")
     parser.add_argument("--judge", help="the command that starts the judge, split like a shell would (default: "
-                                           f"{REPO / '.venv' / 'bin' / 'judge'}, else judge on PATH); e.g. "
+                                           f"env PYTHONPATH={REPO} {sys.executable} -m judge); e.g. "
                                            "'env PYTHONPATH=/tmp/judge-head .venv/bin/python -m judge'")
     parser.add_argument("--keep", type=Path, help="build the problems here (kept) instead of a temporary folder")
     arguments = parser.parse_args()
