@@ -1,14 +1,14 @@
 """Scored problems: a tree of test groups, and the default grader that turns the tests' verdicts into a verdict
 and a score per group, up to the whole problem.
 
-A test scores `accept_score` when AC and `reject_score` otherwise, unless its checker gave it a score of its
-own (a testlib checker's partial points, a validator's `score.txt`: CaseResult.score), which counts instead
-(not in a group with `checker_scores` off: 2023-07's samples, which score nothing); a group aggregates its items' scores with
-`sum` (default), `min`, `max` or `avg`, and their verdicts by `worst_error` (default: the worst verdict of any
-item), `first_error` (the first item's that is not AC) or `always_accept`; `accept_if_any_accepted` makes it AC
-when any item is, and `ignore_sample` (at the top) grades only the last item, the secret data. A group with
-`on_reject: break` stops at its first item that is not AC: the rest are not judged and do not count. This is
-the problem package format's default grader; 2023-07's `scoring: {score, aggregation}` maps onto it
+A test scores `accept_score` when AC and `reject_score` otherwise, unless its checker gave it a score of its own
+(a testlib checker's partial points, a validator's `score.txt`: CaseResult.score), which counts instead (not in a
+group with `checker_scores` off: 2023-07's samples, which score nothing); a group aggregates its items' scores
+with `sum` (default), `min`, `max` or `avg`, and their verdicts by `worst_error` (default: the worst verdict of
+any item), `first_error` (the first item's that is not AC) or `always_accept`; `accept_if_any_accepted` makes it
+AC when any item is, and `ignore_sample` (at the top) grades only the last item, the secret data. A group with
+`on_reject: break` stops at its first item that is not AC: the rest are not judged and do not count. This is the
+problem package format's default grader; 2023-07's `scoring: {score, aggregation}` maps onto it
 (packages/testdata.py).
 """
 

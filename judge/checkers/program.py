@@ -8,11 +8,11 @@ Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE
 `judgemessage.txt`) in the feedback folder is the message, and on AC a `score.txt` (one non-negative number) is
 the test's score on a scored problem, in place of accept_score (checkers/points.py). Testlib protocol: exit 0 AC,
 1 WA, 2 PE, 3 the checker's own failure (JE), 7 partial points: testlib's `quitp` prints `points <value>
-<message>` on stderr; the test stays WA (partial is not AC, as in Polygon) and its score is the value, absolute
-as testlib means it, in place of reject_score; its stderr is the message. The source is compiled once per machine (build_program keeps it)
-with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a submission, under its
-own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that crashes, hangs or exits
-with another code is JE, never the student's verdict.
+<message>` on stderr; the test stays WA (partial is not AC, as in Polygon) and its score is the value, absolute as
+testlib means it, in place of reject_score; its stderr is the message. The source is compiled once per machine
+(build_program keeps it) with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a
+submission, under its own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that
+crashes, hangs or exits with another code is JE, never the student's verdict.
 """
 
 from __future__ import annotations
