@@ -36,11 +36,13 @@ RELAY_CHUNK = 64 * 1024
 
 @dataclass(frozen=True)
 class Interaction:
-    """What one interactive test gave: the submission's run, and the verdict with its message."""
+    """What one interactive test gave: the submission's run, and the verdict with its message (and the score the
+    validator gave, when its verdict stands)."""
 
     submission: RunStats
     verdict: Verdict
     message: str
+    score: float | None = None
 
 
 def interact(submission: RunSpec, limits: Limits, memory_errors: tuple[str, ...], validator: ProgramChecker,
@@ -65,10 +67,10 @@ def interact(submission: RunSpec, limits: Limits, memory_errors: tuple[str, ...]
     else:
         decided = validator.conclude(val_stats)  # JudgeFailure (JE) when the validator itself failed
     if decided.verdict is not Verdict.AC and validator_first:
-        return Interaction(sub_stats, decided.verdict, decided.message)
+        return Interaction(sub_stats, decided.verdict, decided.message, decided.score)
     if submission_failure is not None:
         return Interaction(sub_stats, submission_failure.verdict, submission_failure.message)
-    return Interaction(sub_stats, decided.verdict, decided.message)
+    return Interaction(sub_stats, decided.verdict, decided.message, decided.score)
 
 
 def _relay(source: int, target: int) -> float:

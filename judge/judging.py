@@ -220,7 +220,8 @@ def _scored(setup: _Setup, result: SubmissionResult) -> SubmissionResult:
     most = round(scoring.max_score(), 6)
     if result.verdict is Verdict.CE:
         return dataclasses.replace(result, score=0.0, max_score=most)
-    verdict, score = scoring.grade({case.name: case.verdict for case in result.cases})
+    verdict, score = scoring.grade({case.name: case.verdict for case in result.cases},
+                                   {case.name: case.score for case in result.cases if case.score is not None})
     return dataclasses.replace(result, verdict=verdict, score=round(score, 6), max_score=most)
 
 
@@ -300,7 +301,7 @@ def _run_case(setup: _Setup, test: TestCase) -> CaseResult:
     answer = test.answer_path.read_bytes()
     checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     diff = _diff(answer, output) if checked.verdict in (Verdict.WA, Verdict.PE) and _diffable(test, answer, output) else ""
-    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff)
+    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
 
 
 def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
@@ -340,7 +341,7 @@ def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:
     stats = done.submission
     return CaseResult(name=test.name, verdict=done.verdict, cpu_seconds=round(stats.cpu_seconds, 3),
                       wall_seconds=round(stats.wall_seconds, 3), peak_mib=round(stats.peak_mib, 1),
-                      message=done.message, is_sample=test.is_sample)
+                      message=done.message, is_sample=test.is_sample, score=done.score)
 
 
 def _diff(answer: bytes, output: bytes) -> str:

@@ -25,6 +25,8 @@ class CaseResult:
     message: str = ""
     is_sample: bool = False
     diff: str = ""
+    score: float | None = None
+    """The score its checker gave this test (partial points, `score.txt`); None: the group's accept/reject score."""
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """Scored problems: a tree of test groups, and the default grader that turns the tests' verdicts into a verdict
 and a score per group, up to the whole problem.
 
-A test scores `accept_score` when AC and `reject_score` otherwise; a group aggregates its items' scores with
-`sum` (default), `min`, `max` or `avg`, and their verdicts by `worst_error` (default: the worst verdict of any
-item), `first_error` (the first item's that is not AC) or `always_accept`; `accept_if_any_accepted` makes it AC
-when any item is, and `ignore_sample` (at the top) grades only the last item, the secret data. A group with
-`on_reject: break` stops at its first item that is not AC: the rest are not judged and do not count. This is
-the problem package format's default grader; 2023-07's `scoring: {score, aggregation}` maps onto it
+A test scores `accept_score` when AC and `reject_score` otherwise, unless its checker gave it a score of its own
+(a testlib checker's partial points, a validator's `score.txt`: CaseResult.score), which counts instead (not in a
+group with `checker_scores` off: 2023-07's samples, which score nothing); a group aggregates its items' scores
+with `sum` (default), `min`, `max` or `avg`, and their verdicts by `worst_error` (default: the worst verdict of
+any item), `first_error` (the first item's that is not AC) or `always_accept`; `accept_if_any_accepted` makes it
+AC when any item is, and `ignore_sample` (at the top) grades only the last item, the secret data. A group with
+`on_reject: break` stops at its first item that is not AC: the rest are not judged and do not count. This is the
+problem package format's default grader; 2023-07's `scoring: {score, aggregation}` maps onto it
 (packages/testdata.py).
 """
 
@@ -42,6 +44,7 @@ class ScoreGroup:
     accept_if_any: bool = False
     ignore_sample: bool = False
     break_on_reject: bool = False
+    checker_scores: bool = True
 
     def tests(self) -> list[str]:
         """Every test name below this group, in order."""
@@ -51,20 +54,24 @@ class ScoreGroup:
         """The score of a submission that passes everything."""
         return self.grade({name: Verdict.AC for name in self.tests()})[1]
 
-    def grade(self, verdicts: Mapping[str, Verdict]) -> tuple[Verdict, float]:
-        """This group's verdict and score from the tests' verdicts; a test missing from `verdicts` was not judged
-        (a group broke before it) and counts for nothing."""
+    def grade(self, verdicts: Mapping[str, Verdict],
+              scores: Mapping[str, float] | None = None) -> tuple[Verdict, float]:
+        """This group's verdict and score from the tests' verdicts and the scores their checkers gave (`scores`,
+        tests without one absent); a test missing from `verdicts` was not judged (a group broke before it) and
+        counts for nothing."""
+        scores = scores or {}
         results: list[tuple[Verdict, float]] = []
         for item in self.items:
             if isinstance(item, str):
                 if item not in verdicts:
                     continue
                 verdict = verdicts[item]
-                results.append((verdict, self.accept_score if verdict is Verdict.AC else self.reject_score))
+                default = self.accept_score if verdict is Verdict.AC else self.reject_score
+                results.append((verdict, scores.get(item, default) if self.checker_scores else default))
             else:
                 if not any(name in verdicts for name in item.tests()):
                     continue
-                results.append(item.grade(verdicts))
+                results.append(item.grade(verdicts, scores))
         if self.ignore_sample and results:
             results = results[-1:]
         return self._verdict(results), AGGREGATIONS[self.aggregation]([score for _, score in results])

@@ -29,7 +29,7 @@ def _judge(tmp_path: Path, body: str, root: Path = NEAR, sandbox: str = "none") 
     ("print(int(input()) + 1)", Verdict.AC, ""),                                    # exit 0
     ("print(int(input()) + 4)", Verdict.WA, "45 is too far from the answer"),      # exit 1
     ("print(int(input()) + 1, 0)", Verdict.PE, "one number only, please"),         # exit 2
-    ("print(int(input()) + 3)", Verdict.WA, "partially correct: points 0.5 two away"),  # exit 7
+    ("print(int(input()) + 3)", Verdict.WA, "partially correct (0.5 points): two away"),  # exit 7
 ])
 def test_each_exit_code_is_its_verdict_with_the_message(tmp_path: Path, body: str, verdict: Verdict,
                                                         message: str) -> None:

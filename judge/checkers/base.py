@@ -22,10 +22,13 @@ from judge.verdicts import Verdict
 
 @dataclass(frozen=True)
 class CheckResult:
-    """What a checker decided about one output: AC, WA or PE, and a message for the student."""
+    """What a checker decided about one output: AC, WA or PE, and a message for the student. `score` is the
+    test's own score when the checker gave one (a testlib checker's partial points, a package validator's
+    `score.txt`); None leaves it to the problem's groups (accept_score / reject_score)."""
 
     verdict: Verdict
     message: str = ""
+    score: float | None = None
 
 
 class Checker(Protocol):

@@ -5,12 +5,14 @@ Codeforces Polygon testlib checker.
     checker: {testlib: checker.cpp}      # the testlib protocol: checker input output answer
 
 Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE); `teammessage.txt` (else
-`judgemessage.txt`) in the feedback folder is the message. Testlib protocol: exit 0 AC, 1 WA, 2 PE, 3 the
-checker's own failure (JE), 7 partial points (WA, with the points in the message: a test's partial score is
-not used yet); its stderr is the message. The source is compiled once per machine (build_program keeps it)
-with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a submission, under its
-own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that crashes, hangs or exits
-with another code is JE, never the student's verdict.
+`judgemessage.txt`) in the feedback folder is the message, and on AC a `score.txt` (one non-negative number) is
+the test's score on a scored problem, in place of accept_score (checkers/points.py). Testlib protocol: exit 0 AC,
+1 WA, 2 PE, 3 the checker's own failure (JE), 7 partial points: testlib's `quitp` prints `points <value>
+<message>` on stderr; the test stays WA (partial is not AC, as in Polygon) and its score is the value, absolute as
+testlib means it, in place of reject_score; its stderr is the message. The source is compiled once per machine
+(build_program keeps it) with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a
+submission, under its own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that
+crashes, hangs or exits with another code is JE, never the student's verdict.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from judge import execute
 from judge.checkers.base import CheckResult
+from judge.checkers.points import read_score_file, split_points
 from judge.classify import classify
 from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec, RunStats
@@ -37,6 +40,7 @@ PACKAGE, TESTLIB = "package", "testlib"
 PROTOCOLS = (PACKAGE, TESTLIB)
 MESSAGE_CHARS = 500
 FEEDBACK_FILES = ("teammessage.txt", "judgemessage.txt")
+SCORE_FILE = "score.txt"
 PACKAGE_EXITS = {42: Verdict.AC, 43: Verdict.WA}
 TESTLIB_EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.WA}
 TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
@@ -178,7 +182,8 @@ class ProgramChecker:
         if verdict is None:
             said = message or _one_line(stderr) or "no message"
             raise JudgeFailure(f"{self._label}: exited with {code} (42 accepts, 43 rejects): {said}")
-        return CheckResult(verdict, message)
+        score = read_score_file(self._case / "feedback" / SCORE_FILE, self._label) if verdict is Verdict.AC else None
+        return CheckResult(verdict, message, score)
 
     def _testlib_result(self, code: int | None, stderr: str) -> CheckResult:
         message = _one_line(stderr)
@@ -189,7 +194,9 @@ class ProgramChecker:
             raise JudgeFailure(f"{self._label}: exited with {code}, which the testlib protocol does not define: "
                                f"{message or 'no message'}")
         if code == TESTLIB_POINTS:
-            message = f"partially correct: {message}" if message else "partially correct"
+            points, said = split_points(message, self._label)
+            shown = f"partially correct ({points:g} points)"
+            return CheckResult(verdict, f"{shown}: {said}" if said else shown, points)
         return CheckResult(verdict, "" if verdict is Verdict.AC else message)
 
     def _feedback(self) -> str:

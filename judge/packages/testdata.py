@@ -100,10 +100,11 @@ def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
     for group in GROUPS:
         folder = data / group
         if folder.is_dir() and not folder.is_symlink():
-            start = inherited
-            if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing
-                start = dataclasses.replace(inherited, accept_score=0.0)
-            items.append(_walk(data, folder, start, tests, read))
+            if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing, score.txt or not
+                walked = _walk(data, folder, dataclasses.replace(inherited, accept_score=0.0), tests, read)
+                items.append(dataclasses.replace(walked, checker_scores=False))
+            else:
+                items.append(_walk(data, folder, inherited, tests, read))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
     return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(read))
