@@ -68,8 +68,8 @@ class RunGroup:
     dirs: dict[str, Path]
 
     def join_files(self) -> tuple[Path, ...]:
-        """The files a process writes "0" to, to move itself into the group (in the child between fork and exec:
-        of the judge, or of a launcher).
+        """The files a process writes "0" to, to move itself into the group (in the child between fork and exec,
+        or a launcher hopping in to start a run).
 
         On v1 these are the `tasks` files, not `cgroup.procs`: a single-threaded process moves by its thread,
         and the kernel then skips the global threadgroup lock whose RCU grace period makes each `cgroup.procs`
@@ -171,8 +171,9 @@ def _sweep_once(parents: tuple[Path, ...]) -> None:
     _sweep_stale(parents)
 
 
-def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
-    """A fresh group with the memory and process limits set, or None when this machine does not let us."""
+def create(memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
+    """A fresh group with the memory and process limits set (None: no limit, a launcher's own group), or None
+    when this machine does not let us."""
     # Random, not counted: in a warm box a test sees its group's name (/proc/self/cgroup), and a counter would
     # tell it which test it is.
     name = f"judge-{os.getpid()}-{secrets.token_hex(6)}"
@@ -184,7 +185,7 @@ def create(memory_bytes: int, max_processes: int) -> RunGroup | None:
         return None
 
 
-def _create_v2(name: str, memory_bytes: int, max_processes: int) -> RunGroup | None:
+def _create_v2(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
     parent = CGROUP_ROOT / _own_paths().get("", "/").lstrip("/")
     _sweep_once((parent,))
     if not {"memory", "pids"} <= set((parent / "cgroup.subtree_control").read_text().split()):
@@ -193,10 +194,12 @@ def _create_v2(name: str, memory_bytes: int, max_processes: int) -> RunGroup | N
     folder.mkdir()
     group = RunGroup(version=2, dirs={"memory": folder, "cpu": folder, "pids": folder})
     try:
-        _write(folder / "memory.max", str(memory_bytes))
-        if (folder / "memory.swap.max").exists():
-            _write(folder / "memory.swap.max", "0")
-        _write(folder / "pids.max", str(max_processes))
+        if memory_bytes is not None:
+            _write(folder / "memory.max", str(memory_bytes))
+            if (folder / "memory.swap.max").exists():
+                _write(folder / "memory.swap.max", "0")
+        if max_processes is not None:
+            _write(folder / "pids.max", str(max_processes))
     except OSError:
         group.remove()
         raise
@@ -219,7 +222,7 @@ def _v1_parents(root: Path) -> dict[str, Path] | None:
     return parents
 
 
-def _create_v1(name: str, memory_bytes: int, max_processes: int) -> RunGroup | None:
+def _create_v1(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
     parents = _v1_parents(CGROUP_ROOT)
     if parents is None:
         return None
@@ -230,10 +233,12 @@ def _create_v1(name: str, memory_bytes: int, max_processes: int) -> RunGroup | N
         for role, folder in dirs.items():
             folder.mkdir()
             group.dirs[role] = folder
-        _write(dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
-        if (dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
-            _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
-        _write(dirs["pids"] / "pids.max", str(max_processes))
+        if memory_bytes is not None:
+            _write(dirs["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+            if (dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
+                _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
+        if max_processes is not None:
+            _write(dirs["pids"] / "pids.max", str(max_processes))
     except OSError:
         group.remove()
         raise

@@ -100,6 +100,9 @@ class Containment(Protocol):
 
     def open(self, memory_mib: int, max_processes: int) -> Run: ...
 
+    def home(self) -> Run | None:
+        """A group without limits for a launcher to live in between runs, where the mechanism has groups."""
+
 
 # --- control groups ------------------------------------------------------------------------------------------
 
@@ -140,7 +143,13 @@ class CgroupContainment:
         return Guards(limit_address_space=False, max_tasks=None)
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
-        group = cgroups.create(memory_mib * MIB, max_processes)
+        return self._group(memory_mib * MIB, max_processes)
+
+    def home(self) -> Run | None:
+        return self._group(None, None)
+
+    def _group(self, memory_bytes: int | None, max_processes: int | None) -> Run:
+        group = cgroups.create(memory_bytes, max_processes)
         if group is None:
             raise OSError(f"the judge could no longer create a {self.name} control group")
         return _CgroupRun(group, Contained(group.join_files(), self.guards(0), uuid.uuid4().hex))
@@ -201,6 +210,9 @@ class ProcContainment:
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
         return _ProcRun(Contained((), self.guards(max_processes), uuid.uuid4().hex), proctree.forks_so_far())
+
+    def home(self) -> Run | None:
+        return None
 
 
 # --- psutil --------------------------------------------------------------------------------------------------
@@ -277,6 +289,9 @@ class PortableContainment:
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
         return _PortableRun(Contained((), self.guards(max_processes), uuid.uuid4().hex))
+
+    def home(self) -> Run | None:
+        return None
 
 
 def _polled_peak(polled: int, reaped: int, starter_rss: int) -> int:

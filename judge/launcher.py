@@ -225,12 +225,13 @@ class LaunchServer:
 
     `command` starts judge/forkserver.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm box
     (`in_box`: its pids are not the judge's, and it empties `wipe` after each run; it is root there and drops
-    each run to `run_uid`). It stays in the judge's control group: each run's child joins the run's group
-    itself, between fork and exec.
+    each run to `run_uid`). `home_join_files` put it
+    back in a control group of its own after it started a run in the run's group (empty without groups).
     """
 
     def __init__(self, command: list[str], cwd: Path, limits: RunLimits, syscall_filter: LoadableFilter | None,
-                 in_box: bool = False, wipe: tuple[str, ...] = (), run_uid: int | None = None) -> None:
+                 home_join_files: tuple[Path, ...], in_box: bool = False, wipe: tuple[str, ...] = (),
+                 run_uid: int | None = None) -> None:
         self.in_box = in_box
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
@@ -242,10 +243,12 @@ class LaunchServer:
                 pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
-        setup = {"do": "setup", "rlimits": limits.rlimits(), "wipe": list(wipe), "uid": run_uid,
-                 "filter": syscall_filter.program.hex() if syscall_filter else None,
-                 "syscall": syscall_filter.syscall_number if syscall_filter else 0}
-        forkserver.send(self._sock, setup)
+        with ExitStack() as home:
+            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in home_join_files]
+            setup = {"do": "setup", "rlimits": limits.rlimits(), "wipe": list(wipe), "uid": run_uid,
+                     "filter": syscall_filter.program.hex() if syscall_filter else None,
+                     "syscall": syscall_filter.syscall_number if syscall_filter else 0}
+            forkserver.send(self._sock, setup, descriptors)
         if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
             self.close()
             raise JudgeFailure(f"the launcher did not start within {LAUNCHER_START_SECONDS:.0f} s")

@@ -40,10 +40,16 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
         yield Spawner(sandbox.syscall_filter)
         return
     command, box_mounts = launcher
-    argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
-    with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, in_box, sandbox.scratch,
-                      sandbox.warm_box_uid) as server:
-        yield server
+    home = containment.home()
+    try:
+        argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
+        join = home.contained.join_files if home is not None else ()
+        with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, in_box,
+                          sandbox.scratch, sandbox.warm_box_uid) as server:
+            yield server
+    finally:
+        if home is not None:
+            home.close()
 
 
 def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
