@@ -108,7 +108,7 @@ class RunGroup:
         pids: set[int] = set()
         for folder in self.dirs.values():
             try:
-                pids.update(int(pid) for pid in (folder / "cgroup.procs").read_text().split())
+                pids.update(int(pid) for pid in _read(folder / "cgroup.procs").split())
             except OSError:
                 pass
         return sorted(pids)
@@ -118,7 +118,9 @@ class RunGroup:
         if self.version == 2 and (self.dirs["pids"] / "cgroup.kill").exists():
             _write(self.dirs["pids"] / "cgroup.kill", "1")
             return
-        if not self.pids():  # the usual case after a clean exit: nothing to freeze (saves a few cgroup writes)
+        # The usual case after a clean exit: nothing left. Every process of a run is in all of its hierarchies
+        # (it joins them all before exec), so the pids hierarchy's count is enough to know: one read, not four.
+        if _read_int(self.dirs["pids"] / "pids.current", default=1) == 0:
             return
         freezer = self.dirs.get("freezer")
         if freezer is not None:
