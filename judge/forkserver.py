@@ -104,11 +104,7 @@ class Launcher:
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         for which, soft, hard in request["rlimits"]:
-            current = resource.getrlimit(which)[1]
-            if current != resource.RLIM_INFINITY:  # never above the hard limit it has (that needs root)
-                hard = current if hard == resource.RLIM_INFINITY else min(hard, current)
-                soft = min(soft, hard)
-            resource.setrlimit(which, (soft, hard))
+            lower_limit(which, soft, hard)
         if request.get("filter"):
             from judge.syscall_filter import LoadableFilter
             LoadableFilter(bytes.fromhex(request["filter"]), request["syscall"]).load()
@@ -196,6 +192,16 @@ def _as_user(uid: int | None) -> Iterator[None]:
     finally:
         os.setresuid(0, 0, 0)
         os.setresgid(0, 0, 0)
+
+
+def lower_limit(which: int, soft: int, hard: int) -> None:
+    """Set a limit, never above the hard limit the process has (raising it would fail without root). Here, as the
+    launcher's own code may import nothing of the judge but this file; judge/launcher.py uses it too."""
+    current_hard = resource.getrlimit(which)[1]
+    if current_hard != resource.RLIM_INFINITY:
+        hard = current_hard if hard == resource.RLIM_INFINITY else min(hard, current_hard)
+        soft = min(soft, hard)
+    resource.setrlimit(which, (soft, hard))
 
 
 def _kill_group(pid: int) -> None:

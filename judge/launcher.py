@@ -106,15 +106,6 @@ class Starter(Protocol):
 # --- a fork of the judge -------------------------------------------------------------------------------------
 
 
-def lower_limit(which: int, soft: int, hard: int) -> None:
-    """Set a limit, never above the hard limit the process has (raising it would fail without root)."""
-    current_hard = resource.getrlimit(which)[1]
-    if current_hard != resource.RLIM_INFINITY:
-        hard = current_hard if hard == resource.RLIM_INFINITY else min(hard, current_hard)
-        soft = min(soft, hard)
-    resource.setrlimit(which, (soft, hard))
-
-
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
     """The function run in a fork of the judge between fork and exec: join the run's group, set the rlimits
     (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs)."""
@@ -126,7 +117,7 @@ def child_setup(contained: Contained, limits: RunLimits, syscall_filter: Loadabl
             with open(path, "w") as handle:
                 handle.write("0")
         for which, soft, hard in rlimits:
-            lower_limit(which, soft, hard)
+            forkserver.lower_limit(which, soft, hard)
         if syscall_filter is not None:
             syscall_filter.load()
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import write_problem
+from conftest import assert_usage_error, judge_cli, write_problem
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -20,18 +19,8 @@ TESTS = {"sample1": ("1 2\n", "3\n"), "2": ("40 2\n", "42\n")}
 
 
 def judge(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd, env={**os.environ, "PYTHONPATH": str(REPO)})
-
-
-def one_line_error(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    """Exit 2 and exactly one line on stderr holding every fragment; never a traceback."""
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    assert "Traceback" not in done.stdout + done.stderr
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
+    """`judge ARGS` from the repository's root (the examples' paths are relative to it) unless told otherwise."""
+    return judge_cli(*args, cwd=cwd)
 
 
 def source(tmp_path: Path, text: str = ADD, name: str = "add.py") -> Path:
@@ -54,9 +43,9 @@ def project(tmp_path: Path, folder: str = "add", problem_id: str = "add") -> Pat
 
 def test_a_copied_folder_that_kept_its_id_is_an_error_naming_the_fix(tmp_path: Path) -> None:
     root = project(tmp_path, folder="1001", problem_id="1000")
-    one_line_error(judge("verify", "-j", "1", cwd=root), "problems/1001/problem.yaml: id: '1000' differs from its "
+    assert_usage_error(judge("verify", "-j", "1", cwd=root), "problems/1001/problem.yaml: id: '1000' differs from its "
                                                          "folder's name '1001'; set id: \"1001\"")
-    one_line_error(judge("verify", "problems/1001", cwd=root), "differs from its folder's name")
+    assert_usage_error(judge("verify", "problems/1001", cwd=root), "differs from its folder's name")
 
 
 def test_verify_that_judged_nothing_fails_with_the_reason(tmp_path: Path) -> None:
@@ -70,14 +59,14 @@ def test_verify_that_judged_nothing_fails_with_the_reason(tmp_path: Path) -> Non
 
 
 def test_verify_from_the_wrong_folder_names_the_real_option(tmp_path: Path) -> None:
-    one_line_error(judge("verify", cwd=tmp_path), "problems: no such folder", "--problems-dir DIR")
+    assert_usage_error(judge("verify", cwd=tmp_path), "problems: no such folder", "--problems-dir DIR")
 
 
 @pytest.mark.parametrize("file_name, key", [("validator.py", "validator"), ("checker.py", "checker")])
 def test_problem_code_that_problem_yaml_does_not_name_is_an_error(tmp_path: Path, file_name: str, key: str) -> None:
     problem = write_problem(tmp_path / "add", TESTS, id="add")
     (problem / file_name).write_text("import sys\nsys.exit(1)\n")
-    one_line_error(judge("run", problem, source(tmp_path)), f"{problem / file_name}: problem.yaml does not name it",
+    assert_usage_error(judge("run", problem, source(tmp_path)), f"{problem / file_name}: problem.yaml does not name it",
                    f"add '{key}: {file_name}'")
 
 
@@ -85,12 +74,12 @@ def test_a_misspelt_key_is_unknown_with_the_closest_known_one(tmp_path: Path) ->
     problem = write_problem(tmp_path / "add", TESTS, id="add")
     spec = problem / "problem.yaml"
     spec.write_text(spec.read_text().replace("time_limit:", "timelimit:"))
-    one_line_error(judge("run", problem, source(tmp_path)),
+    assert_usage_error(judge("run", problem, source(tmp_path)),
                    f"{spec}: timelimit: unknown key; remove it or check its spelling (did you mean time_limit?)")
 
 
 def test_an_unknown_problem_folder_suggests_the_closest() -> None:
-    one_line_error(judge("run", "problems/9963", "x.py"), "problems/9963: no such problem folder; did you mean "
+    assert_usage_error(judge("run", "problems/9963", "x.py"), "problems/9963: no such problem folder; did you mean "
                                                           "'problems/9663'?")
 
 
@@ -110,7 +99,7 @@ def test_two_files_for_one_problem_are_reported_per_student(tmp_path: Path) -> N
 def test_conflicting_sandbox_flags_are_a_usage_error(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "add", TESTS, id="add")
     done = judge("run", problem, source(tmp_path), "--sandbox", "none", "--require-sandbox")
-    one_line_error(done, "--require-sandbox (run only in bwrap) cannot go with --sandbox none")
+    assert_usage_error(done, "--require-sandbox (run only in bwrap) cannot go with --sandbox none")
 
 
 # --- what the student reads -------------------------------------------------------------------------------------
@@ -180,7 +169,7 @@ def test_answers_are_written_from_the_reference_and_a_differing_one_needs_force(
     expected = {path.name: path.read_bytes() for path in problem.glob("tests/*.ans")}
     for path in problem.glob("tests/*.ans"):
         path.unlink()
-    one_line_error(judge("run", problem, source(tmp_path)), "sample1.ans: missing", f"judge answers {problem}")
+    assert_usage_error(judge("run", problem, source(tmp_path)), "sample1.ans: missing", f"judge answers {problem}")
     reference = source(tmp_path)
 
     written = judge("answers", problem, "--reference", reference)
@@ -189,7 +178,7 @@ def test_answers_are_written_from_the_reference_and_a_differing_one_needs_force(
     assert written.stdout.splitlines()[-1] == f"answers from {reference}: 8 written, 0 overwritten, 0 unchanged"
 
     (problem / "tests" / "3-carry.ans").write_text("11\n")
-    one_line_error(judge("answers", problem, "--reference", reference), "3-carry.ans: differs from what",
+    assert_usage_error(judge("answers", problem, "--reference", reference), "3-carry.ans: differs from what",
                    "--force")
     assert (problem / "tests" / "3-carry.ans").read_text() == "11\n"
     forced = judge("answers", problem, "--reference", reference, "--force")
@@ -201,5 +190,5 @@ def test_answers_refuse_a_reference_that_fails_a_test(tmp_path: Path) -> None:
     problem = tmp_path / "1000"
     shutil.copytree(EXAMPLES / "problems" / "1000", problem)
     crash = source(tmp_path, "raise SystemExit(3)\n", "crash.py")
-    one_line_error(judge("answers", problem, "--reference", crash), f"{crash}: RE on test sample1",
+    assert_usage_error(judge("answers", problem, "--reference", crash), f"{crash}: RE on test sample1",
                    "ends cleanly on every test")
