@@ -17,7 +17,8 @@ c. The CPU time the judge reports for that trivial C program (median over the te
 
 "Per test" for the judge is the issue's definition, (T(N) - T(1)) / (N - 1): the fixed cost of one submission
 (checker, compile, launcher and box start) is left out, and printed separately as T(1). The whole judging
-divided by N is printed as well. Medians over the repeats, and the best repeat. Nothing here asserts a time;
+divided by N is printed as well. Each figure pairs the judge with the bare loop of the same repeat (a shared
+machine drifts by milliseconds per test between repeats); medians over the repeats, and the best repeat. Nothing here asserts a time;
 the load average is printed with the figures, since other jobs on a shared machine show up in them.
 `--profile` prints a cProfile of one Python judging (first containment, `--profile-sandbox`) instead.
 """
@@ -164,12 +165,11 @@ def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], con
                     samples.cpu_ms.setdefault(f"{cpu_key} mean", []).append(statistics.mean(cpus))
 
 
-def per_test(samples: Samples, key: str, big: int, pick: Callable[[list[float]], float]) -> dict[str, float]:
-    """ms per test of the judge ("marginal": (T(N) - T(1)) / (N - 1); "whole": T(N) / N) and T(1) in ms, over
-    the repeats summarised by `pick` (median, or min for the best repeat)."""
+def per_test(samples: Samples, key: str, big: int) -> dict[str, list[float]]:
+    """Per repeat, ms per test of the judge ("marginal": (T(N) - T(1)) / (N - 1); "whole": T(N) / N) and T(1)."""
     many, one = samples.times[f"{key} {big}"], samples.times[f"{key} 1"]
-    marginal = [(n - o) / (big - 1) for n, o in zip(many, one)]
-    return {"marginal": pick(marginal) * 1000, "whole": pick(many) / big * 1000, "fixed": pick(one) * 1000}
+    return {"marginal": [(n - o) / (big - 1) * 1000 for n, o in zip(many, one)],
+            "whole": [n / big * 1000 for n in many], "fixed": [o * 1000 for o in one]}
 
 
 def verdict(value: float, target: float) -> str:
@@ -177,32 +177,34 @@ def verdict(value: float, target: float) -> str:
 
 
 def report(samples: Samples, containments: Sequence[str], sandboxes: Sequence[str], big: int) -> list[str]:
-    """The figures, one block per containment; returns the lines naming each target's outcome."""
+    """The figures, one block per containment; returns the lines naming each target's outcome. Each figure is
+    paired within a repeat (the judge against the bare loop timed just before it), so that the machine's drift
+    between repeats cancels out; the median over the repeats is the figure, the best repeat is shown too."""
     outcomes = []
     for containment in containments:
         print(f"\n## containment {containment}")
         for language in ("python3", "c"):
-            bare = samples.times[f"{containment} {language} bare"]
-            bare_ms = {"median": statistics.median(bare) / big * 1000, "best": min(bare) / big * 1000}
-            print(f"  {language:<7} bare loop            {bare_ms['median']:7.2f} ms/test  "
-                  f"(best {bare_ms['best']:.2f})")
+            bare = [seconds / big * 1000 for seconds in samples.times[f"{containment} {language} bare"]]
+            print(f"  {language:<7} bare loop            {statistics.median(bare):7.2f} ms/test  "
+                  f"(best {min(bare):.2f})")
             for sandbox in sandboxes:
-                key = f"{containment} {language} {sandbox}"
-                median = per_test(samples, key, big, statistics.median)
-                best = per_test(samples, key, big, min)
+                judged = per_test(samples, f"{containment} {language} {sandbox}", big)
+                pairs = list(zip(judged["marginal"], bare))
                 if language == "python3":
-                    figure, best_figure = median["marginal"] / bare_ms["median"], best["marginal"] / bare_ms["best"]
-                    shown = f"judge/bare {figure:.3f} (best {best_figure:.3f})"
+                    paired = [judge / bare_ms for judge, bare_ms in pairs]
+                    figure, best = statistics.median(paired), min(paired)
+                    shown = f"judge/bare {figure:.3f} (best {best:.3f})"
                     target = PYTHON_RATIO_TARGET[sandbox]
                 else:
-                    figure, best_figure = median["marginal"] - bare_ms["median"], best["marginal"] - bare_ms["best"]
-                    shown = f"judge - bare {figure:+.2f} ms (best {best_figure:+.2f})"
+                    paired = [judge - bare_ms for judge, bare_ms in pairs]
+                    figure, best = statistics.median(paired), min(paired)
+                    shown = f"judge - bare {figure:+.2f} ms (best {best:+.2f})"
                     target = C_EXTRA_MS_TARGET[sandbox]
                 line = f"{containment} {language} {sandbox}: {shown}  {verdict(figure, target)}"
                 outcomes.append(line)
-                print(f"  {language:<7} judge {sandbox:<6} {median['marginal']:7.2f} ms/test  {shown}  "
-                      f"[{verdict(figure, target)}]  whole judging/N {median['whole']:.2f} ms, "
-                      f"T(1) {median['fixed']:.0f} ms")
+                print(f"  {language:<7} judge {sandbox:<6} {statistics.median(judged['marginal']):7.2f} ms/test  "
+                      f"{shown}  [{verdict(figure, target)}]  whole judging/N "
+                      f"{statistics.median(judged['whole']):.2f} ms, T(1) {statistics.median(judged['fixed']):.0f} ms")
         outcomes.extend(cpu_lines(samples, containment, sandboxes))
     return outcomes
 

@@ -234,17 +234,19 @@ def _require_standalone(problem: Problem, what: str) -> None:
 
 @contextmanager
 def _tests_started(setup: _Setup) -> Iterator[_Setup]:
-    """`setup` with the starter of the submission's tests (a launcher, or a warm box), stopped after the block.
+    """`setup` with the starter of the submission's tests (a launcher, or a warm box) and their containment (one
+    control group for them all, where it can be), stopped after the block.
     An interactive problem keeps a fork of the judge per run: its submission and validator run at once, each in
     a box of its own, joined by the judge's pipes."""
     if setup.problem.interactive:
         yield setup
         return
-    program = setup.program
-    guards = setup.containment.guards(setup.limits.max_processes)
-    rlimits = run_limits(setup.limits, guards, program.toolchain.language.limit_address_space)
-    with test_starter(program.sandbox, setup.containment, program.mounts, rlimits) as starter:
-        yield dataclasses.replace(setup, starter=starter)
+    program, limits = setup.program, setup.limits
+    guards = setup.containment.guards(limits.max_processes)
+    rlimits = run_limits(limits, guards, program.toolchain.language.limit_address_space)
+    with setup.containment.for_runs(limits.memory_mib, limits.max_processes) as containment, \
+            test_starter(program.sandbox, containment, program.mounts, rlimits) as starter:
+        yield dataclasses.replace(setup, starter=starter, containment=containment)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from judge import forkserver
-from judge.containment import CgroupContainment, Containment
+from judge.containment import Containment
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, launcher_command
@@ -55,7 +55,7 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
 def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
     """Whether the tests of a submission share one warm box: it needs a control group to follow each run in
     the box's PID namespace, and a launcher that is root in the box to drop each run to its uid."""
-    return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and isinstance(containment, CgroupContainment)
+    return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and containment.uses_groups
 
 
 def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:

@@ -22,7 +22,7 @@ import psutil
 import pytest
 
 from conftest import needs, program
-from judge import execute, proctree
+from judge import cgroups, execute, proctree
 from judge.containment import available_containments, choose_containment
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
@@ -182,6 +182,48 @@ def test_allocating_under_the_memory_limit_is_fine(make_problem, sandbox, judge)
     problem = make_problem({"1": ("16\n", f"{16 * 2**20}\n")}, memory_limit=64, language_allowance=False)
     result = judge(problem, program("allocate.py"), sandbox)
     assert result.verdict is Verdict.AC, result
+
+
+def test_each_test_is_measured_on_its_own(make_problem, sandbox, containment, judge):
+    """A submission's tests may share one control group (judge/containment.py, _ReusedGroup): what one test
+    used or hit is never the next one's. Test 1 hits the memory limit, test 2 holds 16 MiB, test 3 1 MiB.
+    (Polling may miss a short run's peak: only a control group's is certain to be at least what was held.)"""
+    tests = {"1": ("128\n", "0\n"), "2": ("16\n", f"{16 * 2**20}\n"), "3": ("1\n", f"{2**20}\n")}
+    problem = make_problem(tests, memory_limit=64, language_allowance=False)
+    result = judge(problem, program("allocate.py"), sandbox)
+    assert [case.verdict for case in result.cases] == [Verdict.MLE, Verdict.AC, Verdict.AC], result
+    assert result.cases[1].peak_mib < 40, result.cases[1]
+    assert result.cases[2].peak_mib < 16, result.cases[2]
+    if containment == "cgroup":
+        assert result.cases[1].peak_mib >= 16, result.cases[1]
+
+
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
+def test_a_reused_group_left_holding_a_files_cache_is_replaced(tmp_path):
+    """What a run leaves charged to its group (the cache of a file it wrote and kept) is subtracted from the
+    next run's peak, up to RESIDUE_LIMIT_BYTES; a group holding more is replaced by a fresh one."""
+    stdin = tmp_path / "empty.in"
+    stdin.touch()
+    keep = tmp_path / "kept"
+    write = f"open({str(keep)!r}, 'wb').write(bytes({8 * 2**20}))"
+    limits = Limits(time_seconds=5, wall_seconds=10, memory_mib=256, output_mib=16)  # FSIZE: 8 MiB kept
+
+    def spec(code: str) -> execute.RunSpec:
+        return execute.RunSpec(argv=[sys.executable, "-I", "-S", "-c", code], cwd=tmp_path, stdin_path=stdin,
+                               stdout_path=tmp_path / "out", stderr_path=tmp_path / "err",
+                               env={"PATH": "/usr/bin:/bin"}, limit_address_space=False)
+
+    with choose_containment("cgroup").for_runs(limits.memory_mib, limits.max_processes) as runs:
+        assert execute.run(spec("pass"), limits, runs).exit_code == 0
+        first_group = runs.group
+        assert execute.run(spec("pass"), limits, runs).exit_code == 0
+        assert runs.group is first_group  # a run that keeps nothing leaves the group as good as fresh
+        assert execute.run(spec(write), limits, runs).exit_code == 0
+        stats = execute.run(spec("pass"), limits, runs)
+        assert (stats.exit_code, stats.tripped) == (0, None)
+        assert runs.group is not first_group
+        assert stats.peak_bytes < 8 * 2**20, stats
+    assert runs.group is None  # removed with the block
 
 
 def test_printing_twice_the_output_limit_is_ole(make_problem, sandbox, judge):
