@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import secrets
 import signal
 import time
 from dataclasses import dataclass, field
@@ -230,7 +229,7 @@ def create(memory_bytes: int | None, max_processes: int | None) -> RunGroup | No
     when this machine does not let us."""
     # Random, not counted: in a warm box a test sees its group's name (/proc/self/cgroup), and a counter would
     # tell it which test it is.
-    name = f"judge-{os.getpid()}-{secrets.token_hex(6)}"
+    name = f"judge-{os.getpid()}-{os.urandom(6).hex()}"
     try:
         if (CGROUP_ROOT / "cgroup.controllers").exists():
             return _create_v2(name, memory_bytes, max_processes)

@@ -21,7 +21,6 @@ import os
 import signal
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -62,6 +61,11 @@ class Contained:
     join_files: tuple[Path, ...]  # write "0" to each to join the run's group
     guards: Guards
     token: str  # in the run's environment, so an escaped process can still be recognised
+
+
+def _contained(join_files: tuple[Path, ...], guards: Guards) -> Contained:
+    """A run's `Contained`, with a token of its own (random: a counter would tell a run which one it is)."""
+    return Contained(join_files, guards, os.urandom(16).hex())
 
 
 @dataclass(frozen=True)
@@ -184,7 +188,7 @@ class CgroupContainment:
     def run_in(self, group: cgroups.RunGroup, before: cgroups.Counters = cgroups.NOTHING_COUNTED,
                release: Callable[[cgroups.RunGroup], None] = cgroups.RunGroup.remove) -> Run:
         """A run in `group`, which had counted `before` already; `release` is what its close does."""
-        return _CgroupRun(group, Contained(group.join_files(), self.guards(0), uuid.uuid4().hex), before, release)
+        return _CgroupRun(group, _contained(group.join_files(), self.guards(0)), before, release)
 
 
 @dataclass
@@ -300,7 +304,7 @@ class ProcContainment:
         return Guards(limit_address_space=True, max_tasks=proctree.tasks_now() + max_processes)
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
-        return _ProcRun(Contained((), self.guards(max_processes), uuid.uuid4().hex), proctree.forks_so_far())
+        return _ProcRun(_contained((), self.guards(max_processes)), proctree.forks_so_far())
 
     def home(self) -> Run | None:
         return None
@@ -383,7 +387,7 @@ class PortableContainment:
         return Guards(limit_address_space=sys.platform != "win32", max_tasks=None)
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
-        return _PortableRun(Contained((), self.guards(max_processes), uuid.uuid4().hex))
+        return _PortableRun(_contained((), self.guards(max_processes)))
 
     def home(self) -> Run | None:
         return None
