@@ -194,13 +194,13 @@ def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
     """Compile, then every test in order; with `fail_fast`, up to the first that is not AC (not for a scored
     problem, where a failure does not decide the score: there only a group that breaks skips its later tests)."""
     listener.started(header)
-    compiled = setup.program.compile(setup.containment)
     scoring = setup.problem.scoring
-    if not compiled.ok:
-        return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
-    listener.compiled(compiled.message)
-    cases: list[CaseResult] = []
-    with _tests_started(setup) as started:
+    with _tests_started(setup) as started:  # the launcher starts while the program compiles
+        compiled = setup.program.compile(setup.containment)
+        if not compiled.ok:
+            return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
+        listener.compiled(compiled.message)
+        cases: list[CaseResult] = []
         for test in setup.problem.tests:
             if scoring is not None and test.name in scoring.skipped_by_break({case.name: case.verdict
                                                                                for case in cases}):

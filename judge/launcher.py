@@ -240,19 +240,35 @@ class LaunchServer:
                      "filter": syscall_filter.program.hex() if syscall_filter else None,
                      "syscall": syscall_filter.syscall_number if syscall_filter else 0}
             forkserver.send(self._sock, setup, descriptors)
-        if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
-            self.close()
-            raise JudgeFailure(f"the launcher did not start within {LAUNCHER_START_SECONDS:.0f} s")
-        ready, _ = forkserver.receive(self._sock)
-        if "ready" not in ready:
-            self._stderr.seek(0)
-            said = self._stderr.read().decode(errors="replace").strip().splitlines()
-            self.close()
-            raise JudgeFailure(f"the launcher could not start: {said[-1] if said else 'it said nothing'}")
-        self.starter_rss = int(ready["rss"])
+        self._ready: dict | JudgeFailure | None = None  # its answer to `setup`, awaited by the first run
+
+    @property
+    def starter_rss(self) -> int:
+        return int(self._set_up()["rss"])
+
+    def _set_up(self) -> dict:
+        """The launcher's answer to `setup`. Awaited here, not when it is started: meanwhile the judge goes on
+        (it compiles the program), so the launcher's start (about 50 ms) costs the judging nothing. A launcher
+        that could not start fails every run at once, with the same message."""
+        if self._ready is None:
+            if select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                ready, _ = forkserver.receive(self._sock)
+            else:
+                ready = {"error": f"it did not start within {LAUNCHER_START_SECONDS:.0f} s"}
+            if "ready" in ready:
+                self._ready = ready
+            else:
+                self._stderr.seek(0)
+                said = self._stderr.read().decode(errors="replace").strip().splitlines()
+                self._ready = JudgeFailure(f"the launcher could not start: "
+                                           f"{said[-1] if said else ready.get('error', 'it said nothing')}")
+        if isinstance(self._ready, JudgeFailure):
+            raise self._ready
+        return self._ready
 
     def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
               limits: RunLimits) -> Started:
+        self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
             descriptors += [joins.enter_context(open(path, "wb", buffering=0)).fileno()
@@ -269,12 +285,13 @@ class LaunchServer:
         return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
 
     def close(self) -> None:
-        """Stop the launcher (and with it its box); also after an interruption."""
+        """Stop the launcher (and with it its box); also after an interruption. One that never started a run
+        (the program did not compile) is killed at once: it holds nothing to clean, and may still be starting."""
         self._sock.close()
         # Through a pidfd: Popen.wait(timeout) polls with growing sleeps, about 15 ms of every submission.
         pidfd = os.pidfd_open(self._process.pid)
         try:
-            if not select.select([pidfd], [], [], EXIT_REPORT_SECONDS)[0]:
+            if self._ready is None or not select.select([pidfd], [], [], EXIT_REPORT_SECONDS)[0]:
                 os.killpg(self._process.pid, signal.SIGKILL)
         finally:
             os.close(pidfd)

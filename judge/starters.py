@@ -61,9 +61,12 @@ def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
 def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:
     """The launcher's command and what its box must show: the submission's mounts, plus an interpreter (the
     system's, under /usr, which every box shows anyway, else the Python 3 toolchain) and the judge's own package
-    at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box."""
+    at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box. Unconfined, the
+    system's Python too where there is one: a distribution's build starts faster than a pyenv one (about 35
+    against 47 ms here to a launcher ready), and the launcher needs nothing but the standard library."""
     if not sandbox.scratch:
-        return launcher_command(sys.executable, Path(forkserver.__file__).parent.parent), mounts
+        python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
+        return launcher_command(python, Path(forkserver.__file__).parent.parent), mounts
     box_mounts = replace(mounts, launcher_code=Path(forkserver.__file__).parent)
     if Path(SYSTEM_PYTHON).is_file():
         return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts

@@ -15,27 +15,20 @@ says why and the caller reports it (`judge doctor`, `--require-sandbox`).
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import functools
 import importlib.util
-import platform
+import os
 import tempfile
 from dataclasses import dataclass
 
+from judge.forkserver import load_filter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
 
-PR_SET_NO_NEW_PRIVS = 38
-SECCOMP_SET_MODE_FILTER = 1
-SECCOMP_FILTER_FLAG_SPEC_ALLOW = 1 << 2
 CLONE_NEWUSER = 0x10000000
 KEYRING_CALLS = ("add_key", "keyctl", "request_key")
 # The seccomp(2) system call's number on the architectures the judge runs on.
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
 @dataclass(frozen=True)
@@ -47,24 +40,7 @@ class LoadableFilter:
 
     def load(self) -> None:
         """Install the filter in the calling process (the child, before exec). Raises OSError on failure."""
-        libc = _libc()
-        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-        fprog = _SockFprog(len(self.program) // 8, self.program)
-        # SPEC_ALLOW: on kernels whose Spectre mitigation is "prctl,seccomp", a filter would otherwise also turn
-        # on speculative store bypass disable, which slows CPU-bound programs: a run's CPU time must not depend
-        # on the filter. Kernels before 4.17 do not know the flag (EINVAL): load it without.
-        for flags in (SECCOMP_FILTER_FLAG_SPEC_ALLOW, 0):
-            if libc.syscall(self.syscall_number, SECCOMP_SET_MODE_FILTER, flags, ctypes.byref(fprog)) == 0:
-                return
-            if ctypes.get_errno() != errno.EINVAL:
-                break
-        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER) failed")
-
-
-@functools.lru_cache(maxsize=None)
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
+        load_filter(self.program, self.syscall_number)
 
 
 @functools.lru_cache(maxsize=None)
@@ -72,13 +48,13 @@ def compile_filter(block_new_user_namespaces: bool) -> LoadableFilter | str:
     """The filter for this machine, or why there is none (no libseccomp, an architecture we do not know). A
     compiled program is kept in the judge's cache: importing pyseccomp runs `ldconfig -p` to find libseccomp,
     about 9 ms of every `judge run`. The key is this module, pyseccomp's and the options; a failure is not kept."""
-    number = SECCOMP_SYSCALL.get(platform.machine())
+    number = SECCOMP_SYSCALL.get(os.uname().machine)
     if number is None:
-        return f"no seccomp filter on {platform.machine()}"
+        return f"no seccomp filter on {os.uname().machine}"
     binding = importlib.util.find_spec("pyseccomp")
     if binding is None or binding.origin is None:
         return _compiled(block_new_user_namespaces, number)  # says why there is no filter
-    key = content_key(file_stamp(__file__), file_stamp(binding.origin), platform.machine(),
+    key = content_key(file_stamp(__file__), file_stamp(binding.origin), os.uname().machine,
                       str(block_new_user_namespaces))
     record = cache_dir() / "seccomp" / f"{key}.json"
     cached = read_record(record)

@@ -133,6 +133,7 @@ HOSTILE = [
     # Writing where it should not
     row("write_outside.py", "AC", leaks=True),
     row("stdin_reopen.py", "AC"),
+    row("inherited_fds.py", "AC", fallback="AC"),
     row("fill_tmp.py", "AC MLE", skip_unconfined="would fill the real disk: runs only where /tmp is a 64 MiB tmpfs"),
     row("fill_box_root.py", "WA MLE", fallback="WA", skip_unconfined=IN_BOX_ONLY, memory_limit=256,
         message={mode: r"got 'wrote=([0-9]|[1-5][0-9]|6[0-4])'$" for mode in ("bwrap", "bwrap-proc")}),
