@@ -15,7 +15,9 @@ compared: they must not depend on the number of workers. The load average is pri
 shared machine, other jobs' load shows up as a lower speed-up.
 
 Each grade run also reports how long the first worker to run out of pairs sat idle before the last result (the
-"tail", from the workers and times recorded in results.sqlite). `--repeats N` alternates -j 1 and -j 2 N times and
+"tail", from the workers and times recorded in results.sqlite), and how many cores the machine kept busy on
+average (/proc/stat): one worker alone keeps more than one core busy at times (a JVM's threads, javac, the
+launcher starting while a program compiles), so -j 2 can be at most cores / (cores busy at -j 1) times -j 1. `--repeats N` alternates -j 1 and -j 2 N times and
 prints every ratio with the median; `--baseline DIR` times another source tree of the judge (say, an export of
 main) on the same class, alternating with this one, so before and after are measured in the same run; `--class
 DIR` reuses a class folder built before (which sources pass --max-seconds depends on the load).
@@ -93,23 +95,40 @@ def build_class(root: Path, sources: dict[str, list[Path]], pairs: int) -> list[
 
 @dataclass(frozen=True)
 class Timed:
-    """One `judge grade` run: wall seconds, and the tail (a worker idle before the last result)."""
+    """One `judge grade` run: wall seconds, the tail (a worker idle before the last result), and the cores the
+    machine kept busy on average meanwhile (everyone's: /proc/stat counts every process, also ones a box or a
+    killed worker never report to a parent)."""
 
     wall: float
     tail: float
+    busy_cores: float
+
+
+def busy_ticks() -> tuple[int, int]:
+    """(busy, all) clock ticks of every CPU so far, from /proc/stat's first line (0, 0 where there is none)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(value) for value in stat.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return sum(fields[:8]) - idle, sum(fields[:8])
 
 
 def grade(class_dir: Path, out: Path, jobs: int, tree: Path = REPO) -> tuple[Timed, dict]:
     """`judge grade -j JOBS` of the judge in `tree` (its package imported from there) into a fresh `out`."""
     shutil.rmtree(out, ignore_errors=True)
+    busy_before, _ = busy_ticks()
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "judge", "grade", str(REPO / "problems"), str(class_dir),
                            "--out", str(out), "-j", str(jobs), "--quiet"], capture_output=True, text=True, cwd=tree,
                           env={**os.environ, "PYTHONPATH": str(tree)})
     seconds = time.perf_counter() - started
+    busy = (busy_ticks()[0] - busy_before) / os.sysconf("SC_CLK_TCK")
     if done.returncode != 0:
         raise SystemExit(f"judge grade -j {jobs} exited {done.returncode}:\n{done.stderr}")
-    return Timed(seconds, tail_seconds(out / "results.sqlite")), json.loads((out / "grades.json").read_text())
+    return (Timed(seconds, tail_seconds(out / "results.sqlite"), busy / seconds),
+            json.loads((out / "grades.json").read_text()))
 
 
 def tail_seconds(database: Path) -> float:
@@ -165,8 +184,8 @@ def main() -> None:
                     first = first or gradebook
                     if verdicts(gradebook) != verdicts(first):
                         raise SystemExit(f"verdicts differ: {name} -j {jobs}")
-                    print(f"  {name:8} -j {jobs}: {timed.wall:6.1f} s wall, tail "
-                          f"{timed.tail:4.1f} s; load {os.getloadavg()[0]:.2f}", flush=True)
+                    print(f"  {name:8} -j {jobs}: {timed.wall:6.1f} s wall, tail {timed.tail:4.1f} s, "
+                          f"{timed.busy_cores:.2f} cores busy; load {os.getloadavg()[0]:.2f}", flush=True)
         run_seconds = (None if arguments.no_run_loop
                        else sum(judge_run(problem, source) or 0.0 for _, problem, source in made))
     finally:
@@ -189,10 +208,18 @@ def main() -> None:
             print(f"{f'{name}: judge grade -j {jobs}':24}{wall:9.1f}{1000 * wall / tests:9.1f}")
     if run_seconds is not None:
         print(f"{'judge run, one by one':24}{run_seconds:9.1f}{1000 * run_seconds / tests:9.1f}")
+    cores = os.cpu_count() or 1
     for name in trees:
         ratios = [one.wall / two.wall for one, two in zip(timings[(name, 1)], timings[(name, 2)])]
         print(f"{name}: speed-up -j 2 over -j 1: median {statistics.median(ratios):.2f}, each run "
               f"{', '.join(f'{ratio:.2f}' for ratio in ratios)} (target >= 1.85 on 2 idle cores)")
+        # A worker alone already keeps more than one core busy at times (a JVM's compiler and collector threads,
+        # javac, the launcher starting while the program compiles): -j 2 cannot be faster than the cores left.
+        one_busy = statistics.median(t.busy_cores for t in timings[(name, 1)])
+        two_busy = statistics.median(t.busy_cores for t in timings[(name, 2)])
+        ceiling = min(2.0, cores / one_busy) if one_busy else 2.0
+        print(f"{name}: cores busy: -j 1 {one_busy:.2f}, -j 2 {two_busy:.2f} of {cores}; so -j 2 can be at most "
+              f"{ceiling:.2f} x -j 1 here, and reached {statistics.median(ratios) / ceiling:.0%} of that")
     if run_seconds is not None:
         print(f"judge run one by one / judge grade -j 1: {run_seconds / statistics.median(t.wall for t in timings[('this', 1)]):.2f}")
 
