@@ -16,7 +16,6 @@ stdin from a private copy of the test's input and stdout/stderr to capped files,
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import fcntl
 import os
@@ -132,13 +131,17 @@ class _RunFiles:
     """
 
     def __init__(self, spec: RunSpec) -> None:
-        self._spec = spec
         self._own: list[int] = []
-        self.stdin = spec.stdin_fd if spec.stdin_fd is not None else self._keep(_private_copy(spec))
-        create = os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC  # read back: the size, the stderr tail
-        self.stdout = spec.stdout_fd if spec.stdout_fd is not None \
-            else self._keep(os.open(spec.stdout_path, create, 0o644))
-        self.stderr = self._keep(os.open(spec.stderr_path, create, 0o644))
+        self._pipes = [descriptor for descriptor in (spec.stdin_fd, spec.stdout_fd) if descriptor is not None]
+        try:
+            self.stdin = spec.stdin_fd if spec.stdin_fd is not None else self._keep(_private_copy(spec))
+            create = os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC  # read back: the size, the stderr tail
+            self.stdout = spec.stdout_fd if spec.stdout_fd is not None \
+                else self._keep(os.open(spec.stdout_path, create, 0o644))
+            self.stderr = self._keep(os.open(spec.stderr_path, create, 0o644))
+        except BaseException:
+            self.__exit__()
+            raise
 
     def _keep(self, descriptor: int) -> int:
         self._own.append(descriptor)
@@ -151,14 +154,14 @@ class _RunFiles:
         self.child_started()
         for descriptor in self._own:
             os.close(descriptor)
+        self._own.clear()
 
     def child_started(self) -> None:
         """The child holds its own copies now: the judge's ends of the given pipes must close, so that the
         programs at their other ends see the end of the stream when the child goes."""
-        for descriptor in (self._spec.stdin_fd, self._spec.stdout_fd):
-            if descriptor is not None:
-                os.close(descriptor)
-        self._spec = dataclasses.replace(self._spec, stdin_fd=None, stdout_fd=None)
+        for descriptor in self._pipes:
+            os.close(descriptor)
+        self._pipes.clear()
 
     def size(self, descriptor: int) -> int:
         return os.fstat(descriptor).st_size
