@@ -251,10 +251,13 @@ class LaunchServer:
         (it compiles the program), so the launcher's start (about 50 ms) costs the judging nothing. A launcher
         that could not start fails every run at once, with the same message."""
         if self._ready is None:
-            if select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
-                ready, _ = forkserver.receive(self._sock)
-            else:
-                ready = {"error": f"it did not start within {LAUNCHER_START_SECONDS:.0f} s"}
+            try:
+                if select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                    ready, _ = forkserver.receive(self._sock)
+                else:
+                    ready = {"error": f"it did not start within {LAUNCHER_START_SECONDS:.0f} s"}
+            except OSError as error:  # it went away without reading its setup
+                ready = {"error": error.strerror}
             if "ready" in ready:
                 self._ready = ready
             else:
