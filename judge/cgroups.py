@@ -43,12 +43,6 @@ def _read(path: Path) -> str:
         os.close(descriptor)
 
 
-def _keyed_text(text: str) -> dict[str, int]:
-    """Parse `key value` lines such as memory.events or cpu.stat."""
-    pairs = (line.split() for line in text.splitlines())
-    return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
-
-
 @dataclass(frozen=True)
 class Counters:
     """What a group has counted so far. A reused group's run is the difference between two of these."""
@@ -91,8 +85,10 @@ class RunGroup:
             return default
 
     def _keyed(self, role: str, name: str) -> dict[str, int]:
+        """A `key value` per line file such as memory.events or cpu.stat."""
         try:
-            return _keyed_text(self._text(role, name))
+            pairs = (line.split() for line in self._text(role, name).splitlines())
+            return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
         except OSError:
             return {}
 
@@ -135,11 +131,6 @@ class RunGroup:
                 + self._keyed("memory", "memory.oom_control").get("oom_kill", 0)
         return Counters(self.cpu_seconds(), charged, memory_refusals,
                         self._keyed("pids", "pids.events").get("max", 0))
-
-    @property
-    def reusable(self) -> bool:
-        """Whether one group can serve run after run: its peak can be started again (v1)."""
-        return self.version == 1
 
     def set_memory_limit(self, limit_bytes: int) -> None:
         """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower)."""
