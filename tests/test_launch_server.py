@@ -21,10 +21,14 @@ CONTAINED = Contained((), Guards(limit_address_space=False, max_tasks=None), "to
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
-def start_echo(server: LaunchServer, tmp_path: Path) -> None:
+def echo(server: LaunchServer, tmp_path: Path) -> int:
+    """Run `echo hello` into tmp_path/out through `server`; its wait status."""
     with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
-        server.start(["/bin/echo", "hello"], tmp_path, {"PATH": "/usr/bin:/bin"},
-                     Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
+        started = server.start(["/bin/echo", "hello"], tmp_path, {"PATH": "/usr/bin:/bin"},
+                               Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
+    exited = started.wait(10)
+    assert exited is not None, "echo did not end within 10 s"
+    return exited.status
 
 
 def test_a_launcher_that_cannot_start_fails_every_run_with_its_words(tmp_path: Path) -> None:
@@ -32,12 +36,12 @@ def test_a_launcher_that_cannot_start_fails_every_run_with_its_words(tmp_path: P
     with LaunchServer(broken, tmp_path, LIMITS, None, ()) as server:
         for _ in range(2):  # the second at once, with the same message: not another wait for an answer
             with pytest.raises(JudgeFailure, match="the launcher could not start: no python here"):
-                start_echo(server, tmp_path)
+                echo(server, tmp_path)
 
 
 def test_a_launcher_starts_runs_after_its_answer(tmp_path: Path) -> None:
     with LaunchServer(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as server:
-        start_echo(server, tmp_path)
+        assert echo(server, tmp_path) == 0
         assert server.starter_rss > 0
     assert (tmp_path / "out").read_text() == "hello\n"
 
