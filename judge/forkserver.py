@@ -184,18 +184,17 @@ def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, i
     posix_spawn is a vfork and exec in glibc, as `subprocess` would do, without importing `subprocess` (about
     a third of the launcher's start). No other descriptor reaches the run: every one the launcher holds is
     close-on-exec (`close_inherited`, `receive`). The launcher has one thread, so it steps into `cwd` for the
-    spawn and back. An exec that fails raises OSError here (glibc reports it since 2.24).
+    spawn (as the run's uid, as a child would) and back to `/`, where it lives and which every uid may enter. An
+    exec that fails raises OSError here (glibc reports it since 2.24).
     """
     program = argv[0] if "/" in argv[0] else _on_path(argv[0], env.get("PATH", os.defpath))
-    back = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    os.chdir(cwd)
     try:
-        os.chdir(cwd)
         return os.posix_spawn(program, argv, env, setsid=True, setsigdef=DEFAULT_SIGNALS,
                               file_actions=[(os.POSIX_SPAWN_DUP2, stream, target)
                                             for target, stream in enumerate(streams)])
     finally:
-        os.fchdir(back)
-        os.close(back)
+        os.chdir("/")
 
 
 def _on_path(name: str, path: str) -> str:
@@ -405,6 +404,7 @@ def serve(sock: socket.socket) -> None:
 def main(descriptor: int) -> None:
     """The launcher's entry point (judge/launcher.py starts it with `python -I -S -c`), on its socket."""
     try:
+        os.chdir("/")  # see _spawn
         close_inherited()
         serve(socket.socket(fileno=descriptor))
     except (OSError, ValueError, KeyError) as failure:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -62,6 +63,13 @@ def write_problem(
         (tests_dir / f"{name}.ans").write_text(answer, encoding="utf-8")
     return root
 
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """`preexec_fn` of a judge started to be stopped with SIGINT. A shell's background job starts with SIGINT
+    ignored, and Python keeps an ignored SIGINT ignored; the child must see Ctrl-C as in a terminal however the
+    test suite itself was started (CI, nohup, `&`)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 @pytest.fixture
 def make_problem(tmp_path: Path) -> Callable[..., Path]:

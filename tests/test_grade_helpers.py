@@ -7,7 +7,6 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 from __future__ import annotations
 
 import dataclasses
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.problems import load_problems
 from judge.grading.discovery import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
@@ -104,16 +104,10 @@ def judge_main(*args: str | Path) -> int:
     return main([str(arg) for arg in args])
 
 
-def _ctrl_c_as_in_a_terminal() -> None:
-    """A shell's background job starts with SIGINT ignored, and Python keeps an ignored SIGINT ignored; the child
-    must see Ctrl-C as in a terminal however the test suite itself was started (CI, nohup, `&`)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
     """`judge grade ARGS` as a child process, stdout and stderr captured."""
     return subprocess.Popen([sys.executable, "-m", "judge", "grade", *map(str, args)], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_ctrl_c_as_in_a_terminal,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_as_in_a_terminal,
                             **popen)
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_problem
+from conftest import ctrl_c_as_in_a_terminal, write_problem
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PATIENCE_SECONDS = 120
@@ -50,7 +50,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
         self.process = subprocess.Popen([sys.executable, "-m", "judge", "run", *map(str, args)], stdin=slave,
                                         stdout=slave if stdout is None else stdout, stderr=slave,
-                                        start_new_session=True)
+                                        start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
         os.close(slave)
         self.raw = b""
         self.text = ""

@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 import psutil
 import pytest
 
+from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
 from judge.expectation import Expectation
@@ -148,7 +149,7 @@ def test_ctrl_c_and_sigterm_stop_verify_and_its_workers(project: Path, stop: sig
         (slow / f"sleep{index}.py").write_text("import time\ntime.sleep(60)\n")
     process = subprocess.Popen([sys.executable, "-m", "judge", "verify", "--sandbox", "none", "-j", "2"],
                                cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=ctrl_c_as_in_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while not _running_a_submission(process.pid) and time.monotonic() < deadline:
