@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.containment import available_containments
+from judge.containment_choice import available_containments
 from judge.judging import effective_limits, judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions

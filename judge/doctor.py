@@ -7,7 +7,7 @@ import platform
 from dataclasses import dataclass
 
 from judge import __version__
-from judge.containment import available_containments, choose_containment, describe
+from judge.containment_choice import available_containments, choose_containment, describe
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
 from judge.launchers import forget_launchers

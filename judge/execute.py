@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.containment import Containment, Guards, Run, choose_containment, kill_process_group
+from judge.containment import Containment, Guards, Run, kill_process_group
+from judge.containment_choice import choose_containment
 from judge.errors import JudgeFailure
 from judge.launcher import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Spawner, Started, Starter
 from judge.proctree import RUN_TOKEN_VARIABLE

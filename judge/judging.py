@@ -21,7 +21,8 @@ from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
 from judge.classify import Classification, classify
-from judge.containment import Containment, choose_containment, describe
+from judge.containment import Containment
+from judge.containment_choice import choose_containment, describe
 from judge.errors import JudgeFailure, SpecError, SubmissionError
 from judge.execute import Limits, RunSpec, run_limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason

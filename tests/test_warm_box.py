@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from conftest import write_problem
-from judge.containment import available_containments
+from judge.containment_choice import available_containments
 from judge.sandbox import bwrap_problem
 
 PROGRAMS = Path(__file__).parent / "warm_box"

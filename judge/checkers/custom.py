@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from judge.checkers.base import CheckResult
-from judge.containment import Run, choose_containment, kill_process_group
+from judge.containment import Run, kill_process_group
+from judge.containment_choice import choose_containment
 from judge.errors import JudgeFailure, SpecError
 from judge.execute import run_limits
 from judge.launcher import child_setup, start_process

@@ -8,7 +8,7 @@ from typing import TypeVar, get_args
 
 import click
 
-from judge.containment import CONTAINMENT_NAMES
+from judge.containment_choice import CONTAINMENT_NAMES
 from judge.options import MAX_SOURCE_LIMIT_KIB, SandboxChoice
 
 Command = TypeVar("Command", bound=Callable[..., object])

@@ -1,0 +1,58 @@
+"""Which containment a run gets: the best this machine has, once per process, or the one `--containment` names."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+
+from judge import cgroups
+from judge.cgroup_containment import CgroupContainment
+from judge.containment import Containment
+from judge.errors import SandboxUnavailable
+from judge.polled_containment import PortableContainment, ProcContainment
+
+CONTAINMENT_NAMES = ("cgroup", "proc", "portable")
+
+
+@functools.lru_cache(maxsize=None)
+def _cgroup_version() -> int | None:
+    mechanism = cgroups.probe()
+    return int(mechanism[-1]) if mechanism.startswith("cgroup v") else None
+
+
+def available_containments() -> tuple[str, ...]:
+    """The mechanisms this machine has, best first (names for `--containment`)."""
+    names = []
+    if sys.platform.startswith("linux"):
+        if _cgroup_version() is not None:
+            names.append("cgroup")
+        if os.path.isdir("/proc/self"):
+            names.append("proc")
+    names.append("portable")
+    return tuple(names)
+
+
+def choose_containment(name: str | None = None) -> Containment:
+    """The containment called `name` (cgroup, proc, portable), or the best this machine has when None."""
+    available = available_containments()
+    chosen = name or available[0]
+    if chosen not in available:
+        raise SandboxUnavailable(f"--containment {chosen}: not available here "
+                                 f"(this machine has: {', '.join(available)})")
+    if chosen == "cgroup":
+        version = _cgroup_version()
+        assert version is not None
+        return CgroupContainment(version)
+    if chosen == "proc":
+        return ProcContainment()
+    return PortableContainment()
+
+
+def describe(containment: Containment) -> str:
+    """How memory is limited and measured with `containment` (in `judge doctor` and every report)."""
+    if isinstance(containment, CgroupContainment):
+        return f"{containment.name} (memory limit and peak of the whole process tree)"
+    if isinstance(containment, ProcContainment):
+        return "RLIMIT_AS per process + the process tree's RSS polled from /proc"
+    return "the process tree's RSS polled with psutil (no hard memory limit, no process limit)"
