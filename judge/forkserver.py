@@ -1,8 +1,8 @@
 """The launcher process: starts each test's program on request, so the judge never forks itself per test.
 
 Started once per submission (by judge/launcher.py), outside any sandbox or inside a warm bubblewrap box as the
-box's PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON message with
-its open files attached:
+box's PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON
+message with its open files attached:
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
   the seccomp filter, and the folders to empty after each test. The launcher applies them to itself, so every
@@ -13,18 +13,18 @@ its open files attached:
   wait status and rusage. A child could instead join the group itself between fork and exec, but a fork of
   this Python process costs about 1 ms more than vfork, and its copy-on-write faults after joining were charged
   to the test (1 ms of CPU time on a trivial C program, measured); in the group the launcher itself is only the
-  vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills what the test left: in a box every
-  other process of the box (`kill(-1)` from PID 1 reaches exactly the box's processes), and it empties /box,
-  /tmp, /dev/shm and the box's IPC namespace; outside a box the orphans it inherited as a subreaper. The next
-  test finds nothing.
+  vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills
+  what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
+  box's processes), and it empties /box, /tmp, /dev/shm and the box's IPC namespace; outside a box the
+  orphans it inherited as a subreaper. The next test finds nothing.
 
 In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
 drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
-it is. It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it. Only the standard
-library is imported (a box sees nothing else), and of it only what starts fast: the launcher starts while the
-judge compiles the program, and the first test waits for it.
+it is (judge/box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
+Only the standard library and judge/box_init.py are imported (a box sees nothing else), and of the library only
+what starts fast: the launcher starts while the judge compiles the program, and the first test waits for it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from judge import box_init
+
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
 PR_SET_DUMPABLE = 4
@@ -49,12 +51,6 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER = 1
 SECCOMP_FILTER_FLAG_SPEC_ALLOW = 1 << 2
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MNT_DETACH = 2
-PR_CAPBSET_DROP = 24
-CAPABILITY_VERSION_3 = 0x20080522
-IPC_RMID = 0
-BOX_TMP = "/tmp"  # a tmpfs of the box, for a moment's private mounts
 # Python ignores these; an ignored signal stays ignored across exec, and a run over the output limit must die of
 # SIGXFSZ, a writer to a closed pipe of SIGPIPE (what subprocess's restore_signals does).
 DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
@@ -102,10 +98,7 @@ class Launcher:
         if request.get("uid") is not None:
             self.run_uid = int(request["uid"])
             os.setgroups([])
-            self.last_pid = _open_private(libc, "proc", "sys/kernel/ns_last_pid", os.O_WRONLY)
-            self.queues = _open_private(libc, "mqueue", ".", os.O_RDONLY | os.O_DIRECTORY)
-            _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
-            _clear_inheritable_capabilities(libc)
+            self.last_pid, self.queues = box_init.take_over(libc)
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         for which, soft, hard in request["rlimits"]:
@@ -169,13 +162,7 @@ class Launcher:
                 break
             if pid == 0:
                 break
-        for folder in self.wipe:
-            for entry in _entries(folder):
-                _remove(os.path.join(folder, entry))
-        if self.queues is not None:  # the box's IPC namespace outlives a test: empty it too
-            for name in os.listdir(self.queues):
-                os.unlink(name, dir_fd=self.queues)
-            _remove_system_v_objects()
+        box_init.empty(self.wipe, self.queues)
 
 
 def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int]) -> int:
@@ -295,90 +282,13 @@ def _kill_children() -> None:
 def _children() -> list[int]:
     """The launcher's children, from /proc/self/task/*/children."""
     children: list[int] = []
-    for task in _entries("/proc/self/task"):
+    for task in os.listdir("/proc/self/task"):
         try:
             with open(f"/proc/self/task/{task}/children") as listing:
                 children += [int(pid) for pid in listing.read().split()]
         except OSError:
             continue
     return children
-
-
-def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int, options: str | None) -> None:
-    data = options.encode() if options is not None else None
-    if libc.mount(source.encode(), target.encode(), kind.encode(), flags, data) != 0:
-        raise OSError(ctypes.get_errno(), f"mount {kind} on {target} failed")
-
-
-def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
-    """Empty the bounding and inheritable sets (the launcher keeps its own permitted ones), so a run, started
-    as the box's uid, has no capability in any set, as in a box of its own (setpriv there)."""
-    capability = 0
-    while libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) == 0:
-        capability += 1
-    header = (ctypes.c_uint32 * 2)(CAPABILITY_VERSION_3, 0)
-    data = (ctypes.c_uint32 * 6)()  # two of {effective, permitted, inheritable}
-    if libc.capget(header, data) != 0:
-        raise OSError(ctypes.get_errno(), "capget failed")
-    data[2] = data[5] = 0
-    if libc.capset(header, data) != 0:
-        raise OSError(ctypes.get_errno(), "capset failed")
-
-
-def _open_private(libc: ctypes.CDLL, kind: str, inside: str, flags: int) -> int:
-    """A file of a private mount of `kind` (proc, mqueue), open: the mount is made in the box's /tmp, the file
-    opened, and the mount detached at once, so only the descriptor remains and no process of the box ever sees
-    it (the box's own /proc is read-only: the PID counter needs a writable one)."""
-    where = os.path.join(BOX_TMP, f".{kind}-{os.getpid()}")
-    os.mkdir(where, mode=0o700)
-    try:
-        _mount(libc, kind, where, kind, MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
-        try:
-            return os.open(os.path.join(where, inside), flags | os.O_CLOEXEC)
-        finally:
-            libc.umount2(where.encode(), MNT_DETACH)
-    finally:
-        os.rmdir(where)
-
-
-def _remove_system_v_objects() -> None:
-    """Remove the System V shared memory, message queues and semaphores a test made (listed in /proc/sysvipc)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    removers = {"shm": lambda ident: libc.shmctl(ident, IPC_RMID, None),
-                "msg": lambda ident: libc.msgctl(ident, IPC_RMID, None),
-                "sem": lambda ident: libc.semctl(ident, 0, IPC_RMID)}
-    for kind, remove in removers.items():
-        try:
-            with open(f"/proc/sysvipc/{kind}") as listing:
-                rows = listing.read().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            remove(int(row.split()[1]))
-
-
-def _entries(folder: str) -> list[str]:
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return []
-
-
-def _remove(path: str) -> None:
-    """Delete a file or a tree the test made, also one it made unreadable (it is the launcher's own uid)."""
-    def allow_and_retry(function, name, _error) -> None:  # type: ignore[no-untyped-def]
-        os.chmod(os.path.dirname(name), 0o700)
-        function(name)
-
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            import shutil  # noqa: PLC0415 -- only for a test that left a folder: not in every launcher's start
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, onerror=allow_and_retry)
-        else:
-            os.unlink(path)
-    except OSError:
-        pass
 
 
 def _own_rss() -> int:
