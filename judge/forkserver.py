@@ -23,8 +23,9 @@ drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the 
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
 it is (judge/box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
-Only the standard library and judge/box_init.py are imported (a box sees nothing else), and of the library only
-what starts fast: the launcher starts while the judge compiles the program, and the first test waits for it.
+Only the standard library, judge/box_init.py and judge/own_limits.py are imported (a box sees nothing else),
+and of the library only what starts fast: the launcher starts while the judge compiles the program, and the
+first test waits for it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ import ctypes
 import errno
 import json
 import os
-import resource
 import select
 import signal
 import socket
@@ -43,14 +43,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from judge import box_init
+from judge.own_limits import PR_SET_NO_NEW_PRIVS, load_filter, lower_limit
 
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
-PR_SET_NO_NEW_PRIVS = 38
-SECCOMP_SET_MODE_FILTER = 1
-SECCOMP_FILTER_FLAG_SPEC_ALLOW = 1 << 2
 # Python ignores these; an ignored signal stays ignored across exec, and a run over the output limit must die of
 # SIGXFSZ, a writer to a closed pipe of SIGPIPE (what subprocess's restore_signals does).
 DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
@@ -220,39 +218,6 @@ def _as_user(uid: int | None) -> Iterator[None]:
     finally:
         os.setresuid(0, 0, 0)
         os.setresgid(0, 0, 0)
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
-
-
-def load_filter(program: bytes, syscall_number: int) -> None:
-    """Install a compiled seccomp BPF `program` (judge/syscall_filter.py) in the calling process, through the
-    seccomp system call `syscall_number`. Here, as the launcher's own code may import nothing of the judge but
-    this file (judge/syscall_filter.py uses it too). Raises OSError on failure."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
-    fprog = _SockFprog(len(program) // 8, program)
-    # SPEC_ALLOW: on kernels whose Spectre mitigation is "prctl,seccomp", a filter would otherwise also turn on
-    # speculative store bypass disable, which slows CPU-bound programs: a run's CPU time must not depend on the
-    # filter. Kernels before 4.17 do not know the flag (EINVAL): load it without.
-    for flags in (SECCOMP_FILTER_FLAG_SPEC_ALLOW, 0):
-        if libc.syscall(syscall_number, SECCOMP_SET_MODE_FILTER, flags, ctypes.byref(fprog)) == 0:
-            return
-        if ctypes.get_errno() != errno.EINVAL:
-            break
-    raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER) failed")
-
-
-def lower_limit(which: int, soft: int, hard: int) -> None:
-    """Set a limit, never above the hard limit the process has (raising it would fail without root). Here, as the
-    launcher's own code may import nothing of the judge but this file; judge/launcher.py uses it too."""
-    current_hard = resource.getrlimit(which)[1]
-    if current_hard != resource.RLIM_INFINITY:
-        hard = current_hard if hard == resource.RLIM_INFINITY else min(hard, current_hard)
-        soft = min(soft, hard)
-    resource.setrlimit(which, (soft, hard))
 
 
 def _kill_group(pid: int) -> None:

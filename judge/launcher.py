@@ -26,6 +26,7 @@ from typing import Protocol
 from judge import forkserver, proctree
 from judge.containment import Contained
 from judge.errors import JudgeFailure
+from judge.own_limits import lower_limit
 from judge.syscall_filter import LoadableFilter
 
 MIB = 1024 * 1024
@@ -117,7 +118,7 @@ def child_setup(contained: Contained, limits: RunLimits, syscall_filter: Loadabl
             with open(path, "w") as handle:
                 handle.write("0")
         for which, soft, hard in rlimits:
-            forkserver.lower_limit(which, soft, hard)
+            lower_limit(which, soft, hard)
         if syscall_filter is not None:
             syscall_filter.load()
 
