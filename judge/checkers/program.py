@@ -155,6 +155,7 @@ class ProgramChecker:
         for name, data in (("input", input), ("answer", answer), ("output", output)):
             (case / name).write_bytes(data)
         team_output = program.scratch / "checker-team.out"
+        team_output.unlink(missing_ok=True)  # a new file, not an overwritten one: see execute._new_file
         team_output.write_bytes(output)
         inside = program.sandbox.program_path(case, program.mounts)
         if self._protocol == PACKAGE:
