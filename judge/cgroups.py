@@ -163,19 +163,25 @@ class RunGroup:
             return
         freezer = self.dirs.get("freezer")
         if freezer is not None:
-            self._set("freezer", "freezer.state", "FROZEN")
-        for _ in range(100):
-            pids = self.pids()
-            if not pids:
-                break
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            self._set("freezer", "freezer.state", "FROZEN")  # no fork escapes the first round of kills
+        try:
+            for _ in range(100):
+                pids = self.pids()
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                if freezer is not None:
+                    self._set("freezer", "freezer.state", "THAWED")  # a frozen process dies only once thawed
+                time.sleep(0.001)
+        finally:
+            # Also when the last process left by itself between the two reads above: a group left frozen
+            # freezes whatever joins it next, and a reused group is joined by the launcher for the next run.
             if freezer is not None:
                 self._set("freezer", "freezer.state", "THAWED")
-            time.sleep(0.001)
 
     def remove(self) -> None:
         """Delete the group's folders; waits briefly for killed processes to leave."""
@@ -199,6 +205,10 @@ def _sweep_stale(parents: tuple[Path, ...]) -> None:
         for folder in parent.glob("judge-*-*"):
             owner = folder.name.split("-")[1]
             if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                try:  # its judge may have died between freezing the group and thawing it
+                    _write(folder / "freezer.state", "THAWED")
+                except OSError:
+                    pass  # not a freezer group, or gone already
                 for pid in _read(folder / "cgroup.procs").split() if (folder / "cgroup.procs").exists() else []:
                     try:
                         os.kill(int(pid), signal.SIGKILL)
