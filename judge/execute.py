@@ -229,10 +229,13 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
             kill_process_group(child.pid)
     wall = time.monotonic() - started
     outcome = contained.outcome(exited.cpu_seconds, exited.maxrss_bytes, starter.starter_rss)
-    if tripped is None and outcome.hit_memory_limit:
-        tripped = Tripped.MEMORY
+    # Refused forks first: a fork refused at the pids limit has already been charged its kernel memory, so a fork
+    # bomb fills the memory limit with them (a static C one: 64 MiB of kernel memory in 0.1-0.5 s on Linux
+    # 6.18, then the kernel's OOM kill), and MLE would name the consequence instead of the cause.
     if tripped is None and outcome.hit_process_limit:
         tripped = Tripped.PROCESSES
+    if tripped is None and outcome.hit_memory_limit:
+        tripped = Tripped.MEMORY
     stdout_size = 0 if spec.stdout_fd is not None else files.size(files.stdout)  # a pipe keeps nothing
     stderr_size = files.size(files.stderr)
     if tripped is None and max(stdout_size, stderr_size) > output_bytes:
