@@ -95,8 +95,8 @@ class _ReusedGroup:
     are read and the run is what they count after (CPU time, refused charges and forks); its peak starts again
     from what is charged then, which is subtracted, and its memory limit is raised by as much. (The kernel
     charges memory in per-CPU batches of 64 pages, so a peak may come out up to ~0.5 MiB under a fresh group's.)
-    What stays charged between runs is the kernel's cache of what earlier runs touched (their output is
-    emptied first); a group holding more than RESIDUE_LIMIT_BYTES, or still holding a process after its run,
+    What stays charged between runs is the kernel's cache of what earlier runs touched (their output files
+    are replaced first); a group holding more than RESIDUE_LIMIT_BYTES, or still holding a process after its run,
     is replaced by a fresh one. A run in the box never sees the group's files (no /sys there).
     """
 

@@ -13,6 +13,7 @@ import functools
 import os
 import signal
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -165,23 +166,18 @@ class RunGroup:
         if freezer is not None:
             self._set("freezer", "freezer.state", "FROZEN")  # no fork escapes the first round of kills
         try:
-            for _ in range(100):
-                pids = self.pids()
-                if not pids:
-                    break
-                for pid in pids:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                if freezer is not None:
-                    self._set("freezer", "freezer.state", "THAWED")  # a frozen process dies only once thawed
-                time.sleep(0.001)
+            _kill(self.pids())
         finally:
-            # Also when the last process left by itself between the two reads above: a group left frozen
-            # freezes whatever joins it next, and a reused group is joined by the launcher for the next run.
+            # A frozen process dies only once thawed; and a group left frozen (its last process may have left
+            # by itself since is_empty) freezes whatever joins it next: a reused group's launcher.
             if freezer is not None:
                 self._set("freezer", "freezer.state", "THAWED")
+        for _ in range(100):
+            pids = self.pids()
+            if not pids:
+                break
+            _kill(pids)
+            time.sleep(0.001)
 
     def remove(self) -> None:
         """Delete the group's folders; waits briefly for killed processes to leave."""
@@ -199,21 +195,25 @@ class RunGroup:
                     time.sleep(0.002)
 
 
+def _kill(pids: Iterable[int]) -> None:
+    """SIGKILL each of `pids` that is still there."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def _sweep_stale(parents: tuple[Path, ...]) -> None:
     """Remove run groups left by judge processes that died mid-run (SIGKILL, a killed Dask worker)."""
     for parent in parents:
         for folder in parent.glob("judge-*-*"):
             owner = folder.name.split("-")[1]
             if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-                try:  # its judge may have died between freezing the group and thawing it
+                if (folder / "freezer.state").exists():  # its judge may have died before thawing it
                     _write(folder / "freezer.state", "THAWED")
-                except OSError:
-                    pass  # not a freezer group, or gone already
-                for pid in _read(folder / "cgroup.procs").split() if (folder / "cgroup.procs").exists() else []:
-                    try:
-                        os.kill(int(pid), signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
+                _kill(int(pid) for pid in (_read(folder / "cgroup.procs").split()
+                                           if (folder / "cgroup.procs").exists() else []))
                 try:
                     folder.rmdir()
                 except OSError:

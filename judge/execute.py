@@ -99,8 +99,8 @@ def run(spec: RunSpec, limits: Limits, containment: Containment | None = None,
         starter: Starter | None = None) -> RunStats:
     """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts.
     `containment` defaults to the best this machine has, `starter` to a fork of the judge."""
-    # The files first: opening the output files empties them, so what an earlier run wrote is no longer charged
-    # to a control group reused from run to run when its counters are read.
+    # The files first: making the output files anew frees the earlier run's, so what it wrote is no longer
+    # charged to a control group reused from run to run when its counters are read.
     with _RunFiles(spec) as files:
         contained = (containment or choose_containment()).open(limits.memory_mib, limits.max_processes)
         try:
