@@ -29,19 +29,20 @@ GRADEBOOK_VIEWS: dict[str, GradebookView] = {
 
 
 def write_views(gradebook: Gradebook, out_dir: Path) -> None:
-    """Every view of the registry into `out_dir` (a full disk there is one line, see grading/out_folder.py)."""
-    with writing_into(out_dir):
-        for view in GRADEBOOK_VIEWS.values():
-            write_atomically(out_dir / view.file_name, view.render(gradebook))
+    """Every view of the registry into `out_dir`."""
+    for view in GRADEBOOK_VIEWS.values():
+        write_atomically(out_dir / view.file_name, view.render(gradebook))
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a gradebook; a write that fails
-    (a full disk) removes its temporary file rather than leave it taking the space."""
+    """Write through a temporary file and rename, so a reader never sees half a gradebook. A full disk is the one
+    line naming the folder (grading/out_folder.py), and the failed write removes its temporary file rather than
+    leave it taking the space. `judge similarity` writes its files through here too."""
     partial_path = path.with_name(f".{path.name}.partial")
-    try:
-        partial_path.write_text(text, encoding="utf-8")
-    except OSError:
-        partial_path.unlink(missing_ok=True)
-        raise
-    os.replace(partial_path, path)
+    with writing_into(path.parent):
+        try:
+            partial_path.write_text(text, encoding="utf-8")
+        except OSError:
+            partial_path.unlink(missing_ok=True)
+            raise
+        os.replace(partial_path, path)
