@@ -150,6 +150,14 @@ def test_a_quota_is_told_as_a_full_folder_and_other_errors_are_left_alone(tmp_pa
     assert write_failure(sqlite3.OperationalError("no such table: results"), out) is None
 
 
+def test_an_sqlite_io_error_on_a_disk_with_room_is_told_as_an_io_error(tmp_path: Path) -> None:
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode, error.sqlite_errorname = 778, "SQLITE_IOERR_WRITE"  # what SQLite says for EDQUOT
+    assert str(write_failure(error, tmp_path)) == (
+        f"the gradebook folder {tmp_path} could not be written: disk I/O error (SQLITE_IOERR_WRITE); check its disk "
+        f"(a quota, a failing device) and run the same command again to resume")
+
+
 # --- one run at a time -------------------------------------------------------------------------------------------
 
 
