@@ -100,3 +100,48 @@ def test_json_document_is_ascii_valid_and_round_trips() -> None:
     assert document.isascii()
     assert "\\udcff" in document and "\\u001b" in document and "\\u009b" in document
     assert json.loads(document) == data
+
+
+INVISIBLE = [
+    # (id, text, what must be shown in its place): characters a terminal, a spreadsheet or a browser draws as nothing
+    ("zero width space", "alice\u200b", "alice\\u200b"),
+    ("zero width joiners and marks", "a\u200cb\u200dc\u200ed\u200f", "a\\u200cb\\u200dc\\u200ed\\u200f"),
+    ("word joiner, invisible operators", "a\u2060\u2061\u2062\u2063\u2064", "a\\u2060\\u2061\\u2062\\u2063\\u2064"),
+    ("byte order mark inside", "al\ufeffice", "al\\ufeffice"),
+    ("soft hyphen", "ali\u00adce", "ali\\xadce"),
+    ("Arabic letter mark", "a\u061c", "a\\u061c"),
+    ("tag characters", "alice\U000e0041\U000e007f", "alice\\U000e0041\\U000e007f"),
+    ("line and paragraph separators", "a\u2028b\u2029", "a\\u2028b\\u2029"),
+    ("variation selectors", "alice\ufe0f\U000e0100", "alice\\ufe0f\\U000e0100"),
+    ("Hangul fillers", "alice\u3164\u115f\uffa0", "alice\\u3164\\u115f\\uffa0"),
+    ("combining grapheme joiner", "a\u034fb", "a\\u034fb"),
+    ("private use", "alice\ue000", "alice\\ue000"),
+    ("unassigned", "alice\u0378", "alice\\u0378"),
+    ("non-character", "a\ufdd0", "a\\ufdd0"),
+]
+
+MEDIA = [for_terminal, csv_cell, xml_text, html_text]
+
+
+@pytest.mark.parametrize(("text", "shown"), [row[1:] for row in INVISIBLE], ids=[row[0] for row in INVISIBLE])
+def test_invisible_and_format_characters_are_shown_escaped_in_every_medium(text: str, shown: str) -> None:
+    for medium in MEDIA:
+        assert medium(text) == shown, medium.__name__
+
+
+def test_a_name_with_a_zero_width_space_never_looks_like_the_plain_name() -> None:
+    """Distinct to the eye, not only to `!=`: the shown text holds no invisible character, and JSON escapes it."""
+    for medium in MEDIA:
+        shown = medium("alice\u200b")
+        assert "\u200b" not in shown and shown == medium("alice") + "\\u200b", medium.__name__
+    assert json_document("alice\u200b") == '"alice\\u200b"'
+
+
+@pytest.mark.parametrize("text", [
+    "é 한국어 ✓ ❤ naïve", "cafe\u0301",  # a combining accent is seen, and stays
+    "choi 민준 ñ Ω ж ع ש", "\u00a0non-breaking\u3000ideographic space",  # spaces are seen as spaces
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \U0001f600",  # astral letters and an emoji without a selector
+])
+def test_visible_unicode_is_left_as_it_is(text: str) -> None:
+    for medium in (for_terminal, csv_cell, xml_text):
+        assert medium(text) == text, medium.__name__

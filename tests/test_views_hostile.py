@@ -249,3 +249,47 @@ def test_judge_grade_writes_hostile_student_names_as_text(tmp_path: Path, capsys
     raw = (out / "grades.json").read_bytes()
     assert raw.isascii()
     assert sorted(student["name"] for student in json.loads(raw)["students"]) == sorted(names)
+
+
+# --- invisible characters: two students who look alike must not look the same --------------------------------------
+
+LOOKALIKES = ["alice", "alice\u200b", "alice\u2060", "ali\u00adce", "alice\ufe0f", "alice\u3164"]
+"""A student and five folders that a terminal, a spreadsheet and a browser would all show as `alice`."""
+SHOWN = ["alice", "alice\\u200b", "alice\\u2060", "ali\\xadce", "alice\\ufe0f", "alice\\u3164"]
+
+
+def test_judge_grade_shows_students_who_differ_by_an_invisible_character_as_different(tmp_path: Path,
+                                                                                      capsys) -> None:
+    problems = tmp_path / "problems"
+    write_problem(problems / "t", "t", TESTS)
+    for name in LOOKALIKES:
+        (tmp_path / "class" / name).mkdir(parents=True)
+        (tmp_path / "class" / name / "t.py").write_text("print(sum(map(int, input().split())))\n", encoding="utf-8")
+        (tmp_path / "class" / name / "notes.txt").write_text("", encoding="utf-8")
+    out = tmp_path / "out"
+
+    assert judge_main("grade", problems, tmp_path / "class", "--out", out, "-j", "1", "--sandbox", "none") == 0
+
+    terminal = capsys.readouterr().err
+    assert sorted(line.split(":")[1].strip() for line in terminal.splitlines() if line.startswith("unmatched:")) \
+        == sorted(f"{shown}/notes.txt" for shown in SHOWN)
+    rows = list(csv.reader((out / "grades.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert sorted(row[0] for row in rows[1:]) == sorted(SHOWN)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert all(f"{shown}<" in page for shown in SHOWN)
+    for text in (terminal, (out / "grades.csv").read_text(encoding="utf-8-sig"), page):
+        assert not any(char in text for name in LOOKALIKES[1:] for char in name if char not in "alice"), text
+    raw = (out / "grades.json").read_bytes()
+    assert raw.isascii() and b"alice\\u200b" in raw
+    assert sorted(student["name"] for student in json.loads(raw)["students"]) == sorted(LOOKALIKES)
+
+
+def test_junit_shows_an_invisible_character_in_a_submission_name() -> None:
+    result = SubmissionResult("t", "x.py", "Python 3", Limits(1.0, 3.0, 256, 1), "none", "rlimit", Verdict.AC, ())
+    report = VerifyReport(data_checks=[], submissions=[
+        SubmissionCheck("t", Path(f"t/accepted/{name}.py"), Expectation.of(Verdict.AC), result)
+        for name in LOOKALIKES])
+    stream = io.StringIO()
+    VERIFY_REPORTERS["junit"](report, stream)
+    names = [case.get("name") for case in ElementTree.fromstring(stream.getvalue()).iter("testcase")]
+    assert sorted(names) == sorted(f"accepted/{shown}.py" for shown in SHOWN)

@@ -14,9 +14,10 @@ class ExitCode(IntEnum):
     REJECTED = 1
     """`run`: any other verdict; `verify`: a mismatch or invalid test data."""
     USAGE = 2
-    """Bad input from a person: one line on stderr naming the file (or option) and the fix."""
+    """Bad input from a person: one line on stderr naming the file (or option) and the fix. Also a request the
+    person must change, where the judge did not fail: a second `judge grade` on an `--out` another run holds."""
     JUDGE_FAILED = 3
-    """The judge itself failed (JE), or a bug in it: one line on stderr."""
+    """The judge itself failed (JE), its machine refused it (a full `--out` disk), or a bug in it: one line."""
     INTERRUPTED = 128 + signal.SIGINT
     """Ctrl-C before a command's own handling (`grade` exits 128 + the signal's number)."""
 

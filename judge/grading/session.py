@@ -23,6 +23,7 @@ from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, Pair
 from judge.grading.discovery import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
+from judge.grading.out_folder import one_run_at_a_time
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
 from judge.grading.stress_pairs import minimal_inputs
 from judge.options import RunOptions
@@ -67,10 +68,25 @@ class Interrupted(Exception):
 
 
 def grade(request: GradeRequest) -> GradeSummary:
-    """Grade the class, writing results.sqlite as it goes and grades.csv, grades.json, report.html at the end."""
+    """Grade the class, writing results.sqlite as it goes and grades.csv, grades.json, report.html at the end,
+    holding the `--out` folder's lock throughout (a second run on the same folder is refused: out_folder.py)."""
     problems = load_problems(request.problems_dir)
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
+    with one_run_at_a_time(request.out_dir):  # held until the last view is written
+        gradebook, judged = judge_missing(request, problems, class_folder, tasks)
+        if request.stress_budget is not None:
+            gradebook = dataclasses.replace(gradebook, stress=minimal_inputs(
+                problems, class_folder, gradebook.results, request.stress_budget, request.submissions_dir,
+                request.options))
+        write_views(gradebook, request.out_dir)
+    return GradeSummary(judged=judged, reused=len(tasks) - judged, gradebook=gradebook)
+
+
+def judge_missing(request: GradeRequest, problems: Mapping[str, Problem], class_folder: ClassFolder,
+                  tasks: Sequence[GradeTask]) -> tuple[Gradebook, int]:
+    """Judge the tasks with no current result in the store, storing each as it arrives: the gradebook of every
+    stored result, and how many tasks were judged."""
     with ResultStore(request.out_dir) as store:
         stored = store.results()  # read once: every result judged now is added as it is written
         todo = stale_tasks(tasks, stored, force=request.force)
@@ -85,13 +101,7 @@ def grade(request: GradeRequest) -> GradeSummary:
             except Stopped as stop:
                 current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
                 raise Interrupted(stop.signal_number, current, len(tasks)) from None
-        gradebook = Gradebook.build(problems, class_folder, stored, partial=request.partial)
-    if request.stress_budget is not None:
-        gradebook = dataclasses.replace(gradebook, stress=minimal_inputs(
-            problems, class_folder, gradebook.results, request.stress_budget, request.submissions_dir,
-            request.options))
-    write_views(gradebook, request.out_dir)
-    return GradeSummary(judged=len(todo), reused=len(tasks) - len(todo), gradebook=gradebook)
+        return Gradebook.build(problems, class_folder, stored, partial=request.partial), len(todo)
 
 
 def previous_seconds(stored: Mapping[Pair, StoredResult]) -> Estimate:

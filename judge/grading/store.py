@@ -28,6 +28,7 @@ from typing import TypeAlias
 from judge import __version__
 from judge.batch.tasks import GradeTask, Pair, PairOutcome
 from judge.errors import JudgeError
+from judge.grading.out_folder import write_failure, writing_into
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
@@ -94,9 +95,19 @@ class ResultStore:
     """The results database of one `--out` folder. Use as a context manager; not shared between processes."""
 
     def __init__(self, out_dir: Path) -> None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        self.out_dir = out_dir
         self.path = out_dir / DATABASE_NAME
-        self._connection = sqlite3.connect(self.path)
+        with writing_into(out_dir):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            self._connection = sqlite3.connect(self.path)
+            try:
+                self._open()
+            except BaseException:
+                self._connection.close()
+                raise
+
+    def _open(self) -> None:
+        """Check the schema version and create the table (a full disk here is told as such, not as a bad file)."""
         try:
             version = self._connection.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
@@ -108,11 +119,9 @@ class ResultStore:
             self._connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._connection.commit()
         except sqlite3.DatabaseError as error:
-            self._connection.close()
+            if write_failure(error, self.out_dir) is not None:
+                raise
             raise JudgeError(f"{self.path}: not a results database ({error}); use another --out folder") from None
-        except JudgeError:
-            self._connection.close()
-            raise
 
     def __enter__(self) -> ResultStore:
         return self
@@ -122,10 +131,11 @@ class ResultStore:
 
     def results(self) -> dict[Pair, StoredResult]:
         """Every stored row, keyed by (student, problem id)."""
-        rows = self._connection.execute(
-            "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
-            " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
-        )
+        with writing_into(self.out_dir):  # a read in WAL mode may have to create the shared-memory file
+            rows = self._connection.execute(
+                "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
+                " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
+            ).fetchall()
         stored = {}
         for row in rows:
             (student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,
@@ -150,6 +160,15 @@ class ResultStore:
         `results` would read it back."""
         fingerprint = Fingerprint.of(task)
         judged_at = datetime.now(UTC).isoformat(timespec="microseconds")
+        with writing_into(self.out_dir):  # a failed transaction is rolled back when the store closes
+            self._write(task, outcome, fingerprint, judged_at)
+        return StoredResult(task.student, task.problem.problem_id,
+                            dataclasses.replace(fingerprint, judge_version=outcome.judge_version), outcome.verdict,
+                            outcome.tests_passed, task.problem.test_count, outcome.result, outcome.error,
+                            outcome.worker, judged_at)
+
+    def _write(self, task: GradeTask, outcome: PairOutcome, fingerprint: Fingerprint, judged_at: str) -> None:
+        """The upsert of one pair's row, committed."""
         self._connection.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (student, problem_id) DO UPDATE SET"
@@ -167,10 +186,6 @@ class ResultStore:
             ),
         )
         self._connection.commit()
-        return StoredResult(task.student, task.problem.problem_id,
-                            dataclasses.replace(fingerprint, judge_version=outcome.judge_version), outcome.verdict,
-                            outcome.tests_passed, task.problem.test_count, outcome.result, outcome.error,
-                            outcome.worker, judged_at)
 
 
 def _stored(text: str) -> Stored:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.grading.gradebook import Gradebook
+from judge.grading.out_folder import writing_into
 from judge.reporters.gradebook import csv_sheet, json_doc, page
 
 
@@ -34,7 +35,14 @@ def write_views(gradebook: Gradebook, out_dir: Path) -> None:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a gradebook."""
+    """Write through a temporary file and rename, so a reader never sees half a gradebook. A full disk is the one
+    line naming the folder (grading/out_folder.py), and the failed write removes its temporary file rather than
+    leave it taking the space. `judge similarity` writes its files through here too."""
     partial_path = path.with_name(f".{path.name}.partial")
-    partial_path.write_text(text, encoding="utf-8")
-    os.replace(partial_path, path)
+    with writing_into(path.parent):
+        try:
+            partial_path.write_text(text, encoding="utf-8")
+        except OSError:
+            partial_path.unlink(missing_ok=True)
+            raise
+        os.replace(partial_path, path)
