@@ -73,6 +73,9 @@ class RunStats:
     stdout_bytes: int
     stderr_bytes: int
     stderr_tail: str
+    stopped_at: float | None = None
+    """When (time.monotonic) the judge decided to stop the run at a limit, before its kill; None when the run
+    ended by itself. An interactive validator that had finished before this was not reacting to the kill."""
 
     @property
     def peak_mib(self) -> float:
@@ -253,7 +256,7 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         files.child_started()
     contained.started(child.pid)
     try:
-        exited, tripped = _watch(child, contained, limits, started)
+        exited, tripped, stopped_at = _watch(child, contained, limits, started)
     finally:
         contained.kill()
         if child.pid is not None:
@@ -283,26 +286,29 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         stdout_bytes=stdout_size,
         stderr_bytes=stderr_size,
         stderr_tail=files.stderr_tail(),
+        stopped_at=stopped_at,
     )
 
 
-def _watch(child: Started, contained: Run, limits: Limits, started: float) -> tuple[Exited, Tripped | None]:
+def _watch(child: Started, contained: Run, limits: Limits,
+           started: float) -> tuple[Exited, Tripped | None, float | None]:
     """Wait for the run's end while checking CPU, wall and (where nothing caps it) memory at short intervals;
-    on a limit, kill the run and wait for its end."""
+    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when."""
     interval = 0.005
     while True:
         exited = child.wait(interval)
         if exited is not None:
-            return exited, None
+            return exited, None, None
         tripped = _check(contained, limits, started)
         if tripped is not None:
+            stopped_at = time.monotonic()
             contained.kill()
             if child.pid is not None:
                 kill_process_group(child.pid)
             exited = child.wait(EXIT_REPORT_SECONDS)
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
-            return exited, tripped
+            return exited, tripped, stopped_at
         interval = min(interval * 2, 0.05)
 
 
