@@ -263,7 +263,7 @@ def test_too_few_file_descriptors_is_je_never_a_made_up_peak(tmp_path: Path) -> 
     for extension in ("in", "ans"):  # one test: a second one fails earlier, at its reused group's limit
         (project.problem / "tests" / f"2.{extension}").unlink()
     counter_failures = 0
-    for limit in range(10, 25):
+    for limit in range(8, 33):
         result = judge_child(project, "run", preexec=_file_descriptors(limit))
         if result.code == 3:
             assert result.reasons, result.output  # one line, no traceback (checked by `outcome`)
