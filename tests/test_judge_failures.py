@@ -265,10 +265,10 @@ def test_too_few_file_descriptors_is_je_never_a_made_up_peak(tmp_path: Path) -> 
     counter_failures = 0
     for limit in range(8, 33):
         result = judge_child(project, "run", preexec=_file_descriptors(limit))
-        if result.code == 3:
-            assert result.reasons, result.output  # one line, no traceback (checked by `outcome`)
-            counter_failures += any("could not read /sys/fs/cgroup" in line for line in result.reasons)
-            continue
+        counter_failures += any("could not read /sys/fs/cgroup" in line for line in result.reasons)
+        if not result.output.startswith("{"):
+            continue  # failed before the report began: one line (`outcome` checked there is no traceback)
         cases = json.JSONDecoder().raw_decode(result.output)[0]["cases"]  # stdout first, then any warning
-        assert all(case["verdict"] == "AC" and case["peak_mib"] > 0 for case in cases), (limit, cases)
+        for case in cases:
+            assert case["verdict"] == "JE" or case["peak_mib"] > 0, (limit, case)
     assert counter_failures, "no limit made a control group's counter unreadable: the scan missed the case"
