@@ -17,7 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.errors import JudgeFailure
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+_PEAK_FILE = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}
 
 
 def _own_paths() -> dict[str, str]:
@@ -77,21 +80,24 @@ class RunGroup:
         return self._files[key]
 
     def _text(self, role: str, name: str) -> str:
-        return os.pread(self._descriptor(role, name, os.O_RDONLY), 65536, 0).decode()
-
-    def _number(self, role: str, name: str, default: int = 0) -> int:
+        """A counter file's text. A read that fails (the judge out of file descriptors, say) is the judge's
+        failure, never a zero: a peak of 0 MiB or no CPU time would be a figure made up for the student."""
         try:
-            return int(self._text(role, name).split()[0])
-        except (OSError, ValueError, IndexError):
-            return default
+            return os.pread(self._descriptor(role, name, os.O_RDONLY), 65536, 0).decode()
+        except OSError as error:
+            raise JudgeFailure(f"the judge could not read {self.dirs[role] / name}: {error.strerror}") from None
+
+    def _number(self, role: str, name: str) -> int:
+        text = self._text(role, name)
+        try:
+            return int(text.split()[0])
+        except (ValueError, IndexError):
+            raise JudgeFailure(f"{self.dirs[role] / name}: not a number: {text[:40]!r}") from None
 
     def _keyed(self, role: str, name: str) -> dict[str, int]:
         """A `key value` per line file such as memory.events or cpu.stat."""
-        try:
-            pairs = (line.split() for line in self._text(role, name).splitlines())
-            return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
-        except OSError:
-            return {}
+        pairs = (line.split() for line in self._text(role, name).splitlines())
+        return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
 
     def _set(self, role: str, name: str, value: str) -> None:
         os.pwrite(self._descriptor(role, name, os.O_WRONLY), value.encode(), 0)
@@ -113,7 +119,7 @@ class RunGroup:
         return self._number("cpu", "cpuacct.usage") / 1e9
 
     def peak_bytes(self) -> int:
-        return self._number("memory", "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes")
+        return self._number("memory", _PEAK_FILE[self.version])
 
     def reset_peak(self) -> None:
         """Start the peak again from what is charged now: the child's copy of the judge between fork and exec
@@ -143,8 +149,12 @@ class RunGroup:
             self._set("memory", name, str(limit_bytes))
 
     def is_empty(self) -> bool:
-        """No process is left in the group (every process is in all of a run's hierarchies: one read is enough)."""
-        return self._number("pids", "pids.current", default=1) == 0
+        """No process is left in the group (every process is in all of a run's hierarchies: one read is enough).
+        Unreadable counts as not empty: the group is then killed and replaced, not reused."""
+        try:
+            return self._number("pids", "pids.current") == 0
+        except JudgeFailure:
+            return False
 
     def pids(self) -> list[int]:
         pids: set[int] = set()
@@ -305,5 +315,7 @@ def probe() -> str:
     group = create(64 * 1024 * 1024, 8)
     if group is None:
         return "none"
+    # A v2 kernel before 5.19 has no memory.peak: the judge cannot measure a run's peak there (polling can).
+    measurable = (group.dirs["memory"] / _PEAK_FILE[group.version]).exists()
     group.remove()
-    return f"cgroup v{group.version}"
+    return f"cgroup v{group.version}" if measurable else "none"

@@ -30,10 +30,12 @@ def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = (
     """The verdict a run earned before any checker looks at its output, or None if it exited cleanly."""
     if stats.tripped is Tripped.MEMORY or (_exited_by_itself(stats) and _mentions(stats.stderr_tail, memory_errors)):
         return Classification(Verdict.MLE, f"memory limit {limits.memory_mib} MiB exceeded")
-    if stats.tripped is Tripped.CPU or stats.cpu_seconds > limits.time_seconds or stats.signal == signal.SIGXCPU:
+    # The CPU time decides, not a SIGXCPU: the judge's own RLIMIT_CPU backstop fires only past the limit, so a
+    # SIGXCPU under it is the program's doing (it raised it, or lowered its own limit), an RE like any signal.
+    if stats.tripped is Tripped.CPU or stats.cpu_seconds > limits.time_seconds:
         return Classification(Verdict.TLE, f"CPU time over {limits.time_seconds:g} s")
     if stats.tripped is Tripped.WALL:
-        return Classification(Verdict.TLE, f"wall time over {limits.wall_seconds:g} s (sleeping or blocked?)")
+        return Classification(Verdict.TLE, _wall_message(stats, limits))
     if stats.tripped is Tripped.OUTPUT or stats.signal == signal.SIGXFSZ:
         return Classification(Verdict.OLE, f"output over {limits.output_mib} MiB")
     if stats.tripped is Tripped.PROCESSES and (stats.exit_code != 0 or stats.signal is not None):
@@ -43,6 +45,15 @@ def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = (
     if stats.exit_code != 0:
         return Classification(Verdict.RE, f"exit code {stats.exit_code}{_stderr(stats)}")
     return None
+
+
+def _wall_message(stats: RunStats, limits: Limits) -> str:
+    """The wall limit, named as the backstop it is, with the CPU time that stayed under the CPU limit: a student
+    reading only "time limit" would look for a slow loop in a program that was waiting."""
+    backstop = "2 × the time limit + 1 s" if round(2 * limits.time_seconds + 1, 3) == limits.wall_seconds else ""
+    return (f"wall time over {limits.wall_seconds:g} s (the backstop for a program that sleeps or waits"
+            f"{': ' + backstop if backstop else ''}); CPU time {stats.cpu_seconds:.2f} s, under the "
+            f"{limits.time_seconds:g} s limit")
 
 
 def _exited_by_itself(stats: RunStats) -> bool:

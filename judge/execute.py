@@ -12,6 +12,8 @@ stdin from a private copy of the test's input and stdout/stderr to capped files,
 - Processes: the containment's pids limit, or RLIMIT_NPROC.
 - Output: RLIMIT_FSIZE stops writes just past the output limit.
 - Afterwards every process the command started is killed.
+- The judge's own disk: a run whose output files' folder could not have held all it was still allowed to write
+  is the judge's failure (`JudgeFailure`, JE), whatever the run did: its verdict may come from a refused write.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import fcntl
 import os
 import shutil
 import signal
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +73,9 @@ class RunStats:
     stdout_bytes: int
     stderr_bytes: int
     stderr_tail: str
+    stopped_at: float | None = None
+    """When (time.monotonic) the judge decided to stop the run at a limit, before its kill; None when the run
+    ended by itself. An interactive validator that had finished before this was not reacting to the kill."""
 
     @property
     def peak_mib(self) -> float:
@@ -134,10 +140,12 @@ class _RunFiles:
     def __init__(self, spec: RunSpec) -> None:
         self._own: list[int] = []
         self._pipes = [descriptor for descriptor in (spec.stdin_fd, spec.stdout_fd) if descriptor is not None]
+        self._folder = spec.stderr_path.parent
         try:
             self.stdin = spec.stdin_fd if spec.stdin_fd is not None else self._keep(_private_copy(spec))
             self.stdout = spec.stdout_fd if spec.stdout_fd is not None else self._keep(_new_file(spec.stdout_path))
             self.stderr = self._keep(_new_file(spec.stderr_path))
+            self.files = tuple(descriptor for descriptor in (self.stdout, self.stderr) if descriptor in self._own)
         except BaseException:
             self.__exit__()
             raise
@@ -165,6 +173,25 @@ class _RunFiles:
     def size(self, descriptor: int) -> int:
         return os.fstat(descriptor).st_size
 
+    def require_room(self, cap_bytes: int) -> None:
+        """JudgeFailure unless the file system holding the output files still has room for everything the run was
+        allowed to write (each file up to `cap_bytes`), checked after the run with its files still there.
+
+        A write the judge's full disk refused (ENOSPC) looks to the program like any failed write: Python exits
+        with 120, C's printf loses the rest silently (WA), a loop retrying runs out of time. None of that is the
+        student's verdict, so a run that may have met a full disk gets none (JE). Measured, not reserved:
+        fallocate of the output limit costs 60-80 µs per file on ext4 and zeroes real pages on a tmpfs /tmp
+        (0.1 ms per MiB, 0.5 s for a 4 GiB limit); an fstatvfs costs 0.4 µs. What it cannot see is space that
+        another process filled and freed again while the run was going: nothing in the box can do that."""
+        statistics = [os.fstatvfs(descriptor) for descriptor in self.files]
+        free = min(stat.f_bavail * stat.f_frsize for stat in statistics)  # what an unprivileged writer may use
+        still = sum(max(0, cap_bytes - self.size(descriptor)) + stat.f_frsize  # + a block: sizes round up
+                    for descriptor, stat in zip(self.files, statistics))
+        if free < still:
+            raise JudgeFailure(f"the judge's temporary folder {_temp_folder(self._folder)} is full: {free // 1024} KiB "
+                               f"free where a run may write {still // 1024} KiB more; free some space there or set "
+                               f"TMPDIR to a folder with room")
+
     def stderr_tail(self) -> str:
         """The last lines of the (capped) stderr, decoded for display."""
         size = self.size(self.stderr)
@@ -180,6 +207,13 @@ def _new_file(path: Path) -> int:
     a new inode costs 0.015 ms."""
     path.unlink(missing_ok=True)
     return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+
+
+def _temp_folder(folder: Path) -> Path:
+    """The folder to name when `folder` (a run's scratch folder) is full: the judge's temporary folder (TMPDIR)
+    it was made in, else `folder` itself."""
+    temporary = Path(tempfile.gettempdir())
+    return temporary if folder.is_relative_to(temporary) else folder
 
 
 def _private_copy(spec: RunSpec) -> int:
@@ -222,7 +256,7 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         files.child_started()
     contained.started(child.pid)
     try:
-        exited, tripped = _watch(child, contained, limits, started)
+        exited, tripped, stopped_at = _watch(child, contained, limits, started)
     finally:
         contained.kill()
         if child.pid is not None:
@@ -238,6 +272,7 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         tripped = Tripped.MEMORY
     stdout_size = 0 if spec.stdout_fd is not None else files.size(files.stdout)  # a pipe keeps nothing
     stderr_size = files.size(files.stderr)
+    files.require_room(output_bytes + 1)  # RLIMIT_FSIZE lets each file grow to the limit + 1
     if tripped is None and max(stdout_size, stderr_size) > output_bytes:
         tripped = Tripped.OUTPUT
     exit_code, killed_by = _decode_status(exited.status, spec.signals_as_exit_codes)
@@ -251,26 +286,29 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         stdout_bytes=stdout_size,
         stderr_bytes=stderr_size,
         stderr_tail=files.stderr_tail(),
+        stopped_at=stopped_at,
     )
 
 
-def _watch(child: Started, contained: Run, limits: Limits, started: float) -> tuple[Exited, Tripped | None]:
+def _watch(child: Started, contained: Run, limits: Limits,
+           started: float) -> tuple[Exited, Tripped | None, float | None]:
     """Wait for the run's end while checking CPU, wall and (where nothing caps it) memory at short intervals;
-    on a limit, kill the run and wait for its end."""
+    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when."""
     interval = 0.005
     while True:
         exited = child.wait(interval)
         if exited is not None:
-            return exited, None
+            return exited, None, None
         tripped = _check(contained, limits, started)
         if tripped is not None:
+            stopped_at = time.monotonic()
             contained.kill()
             if child.pid is not None:
                 kill_process_group(child.pid)
             exited = child.wait(EXIT_REPORT_SECONDS)
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
-            return exited, tripped
+            return exited, tripped, stopped_at
         interval = min(interval * 2, 0.05)
 
 

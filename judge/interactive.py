@@ -5,11 +5,19 @@ stdout piped to the submission's stdin and the submission's stdout to the valida
 Each runs under its own limits in its own control group (`execute.run`, one thread each), so the submission's
 CPU time is its own, and each run kills everything it started: nothing of either survives the test. The
 validator's wall limit is its own plus the submission's, since it spends its time waiting for the submission.
+What the submission sends is capped by its output limit, as a file would be: the relay stops there.
 
-The verdict follows problemtools: the validator failing (an exit other than 42/43) is JE; a validator that
-rejects before the submission ends decides (WA); otherwise a submission that ran out of time or crashed gets
-TLE or RE (and so on); otherwise the validator's verdict. A validator killed by SIGPIPE because the submission
-had already gone counts as rejecting, as problemtools' runner ignores SIGPIPE for it.
+The verdict follows problemtools, with the submission's behaviour deciding the submission's verdict:
+- a submission that sent more than its output limit before the validator finished is OLE, whatever the
+  validator then made of the cut conversation (else one endless line killed the validator at its memory limit,
+  and the student's garbage became JE);
+- the validator failing (an exit other than 42/43, its own limit) is JE;
+- a validator that rejected before the submission ended decides (WA): it ended first if its output ended before
+  the submission's, or before the judge stopped the submission at a limit (one that closes its pipes and sleeps
+  is WA once the validator rejected, not TLE);
+- otherwise a submission that ran out of time or crashed gets TLE or RE (and so on); otherwise the validator's
+  verdict. A validator killed by SIGPIPE because the submission had already gone counts as rejecting, as
+  problemtools' runner ignores SIGPIPE for it.
 """
 
 from __future__ import annotations
@@ -24,9 +32,9 @@ from dataclasses import dataclass
 from judge import execute
 from judge.checkers.base import CheckResult
 from judge.checkers.program import ProgramChecker
-from judge.classify import classify
+from judge.classify import Classification, classify
 from judge.errors import JudgeFailure
-from judge.execute import Limits, RunSpec, RunStats
+from judge.execute import MIB, Limits, RunSpec, RunStats
 from judge.problem import TestCase
 from judge.verdicts import Verdict
 
@@ -56,12 +64,19 @@ def interact(submission: RunSpec, limits: Limits, memory_errors: tuple[str, ...]
     checker = dataclasses.replace(checker, stdin_fd=to_validator[0], stdout_fd=from_validator[1])
     with ThreadPoolExecutor(max_workers=4, thread_name_prefix="interactive") as pool:
         validator_said = pool.submit(_relay, from_validator[0], to_submission[1])
-        submission_said = pool.submit(_relay, from_submission[0], to_validator[1])
+        submission_said = pool.submit(_relay, from_submission[0], to_validator[1], limits.output_mib * MIB)
         ran = pool.submit(_run, program, limits)
         checked = pool.submit(_run, checker, checker_limits)
         sub_stats, val_stats = ran.result(), checked.result()
-        validator_first = validator_said.result() < submission_said.result()
-    submission_failure = classify(sub_stats, limits, memory_errors)
+        validator_end, submission_end = validator_said.result(), submission_said.result()
+    validator_first = validator_end.at < submission_end.at or (
+        sub_stats.stopped_at is not None and validator_end.at < sub_stats.stopped_at)
+    if submission_end.cut:
+        submission_failure = Classification(Verdict.OLE, f"output to the validator over {limits.output_mib} MiB")
+        if not validator_first:
+            return Interaction(sub_stats, submission_failure.verdict, submission_failure.message)
+    else:
+        submission_failure = classify(sub_stats, limits, memory_errors)
     if _broken_pipe(val_stats) and not validator_first:
         decided = CheckResult(Verdict.WA, "the submission stopped before the interaction ended")
     else:
@@ -73,20 +88,32 @@ def interact(submission: RunSpec, limits: Limits, memory_errors: tuple[str, ...]
     return Interaction(sub_stats, decided.verdict, decided.message, decided.score)
 
 
-def _relay(source: int, target: int) -> float:
+@dataclass(frozen=True)
+class _Ended:
+    """When one side's output ended (time.monotonic), and whether the relay cut it at the sender's limit."""
+
+    at: float
+    cut: bool = False
+
+
+def _relay(source: int, target: int, limit_bytes: int | None = None) -> _Ended:
     """Copy one side's output to the other's input until it ends, and return when it ended. The other side sees
     that end only after this, so the two times order the ends by cause, whatever the threads' timing. Once the
-    reader has gone, the rest is read and dropped: the writer then learns of it when its own input ends."""
-    reader_gone = False
+    reader has gone, the rest is read and dropped: the writer then learns of it when its own input ends.
+    Past `limit_bytes` in all the relay stops: the reader sees the end of its input, the writer a broken pipe."""
+    reader_gone, sent = False, 0
     try:
         while chunk := os.read(source, RELAY_CHUNK):
+            sent += len(chunk)
+            if limit_bytes is not None and sent > limit_bytes:
+                return _Ended(time.monotonic(), cut=True)
             if reader_gone:
                 continue
             try:
                 _write_all(target, chunk)
             except BrokenPipeError:
                 reader_gone = True
-        return time.monotonic()
+        return _Ended(time.monotonic())
     finally:
         os.close(source)
         os.close(target)
@@ -99,7 +126,7 @@ def _write_all(target: int, data: bytes) -> None:
 
 
 def _run(spec: RunSpec, limits: Limits) -> RunStats:
-    """One side of the interaction; its `ended_at` tells which side stopped first."""
+    """One side of the interaction (a failure to run it is the judge's)."""
     try:
         return execute.run(spec, limits)
     except OSError as error:

@@ -16,6 +16,9 @@ RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
 KILL_ROUNDS = 20
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+_GONE = (FileNotFoundError, ProcessLookupError)
+"""What reading /proc/<pid>/... raises for a process that has exited meanwhile. Any other error is the judge's
+failure (out of file descriptors, say): swallowed, it would drop a live process from the CPU time and memory."""
 
 
 def own_rss() -> int:
@@ -79,8 +82,8 @@ class Spawned:
             try:
                 with open(f"/proc/{pid}/stat", "rb") as handle:
                     text = handle.read()
-            except OSError:
-                continue
+            except _GONE:
+                continue  # it exited since the listing; any other failure (no descriptor left) is the judge's
             stats[pid] = text[text.rindex(b")") + 2:].split()
         members = {self.first_pid} & stats.keys()
         growing = True
@@ -116,5 +119,5 @@ class Spawned:
         try:
             with open(f"/proc/{pid}/environ", "rb") as handle:
                 return f"{RUN_TOKEN_VARIABLE}={self.token}".encode() in handle.read()
-        except OSError:
+        except (*_GONE, PermissionError):  # gone, or another user's: not the run's
             return False

@@ -52,9 +52,15 @@ RULES = [
      ["CPU", "1 s"]),
     ("CPU over without a trip", stats(cpu_seconds=1.5), TLE, ["CPU"]),
     ("CPU exactly at the limit is fine", stats(cpu_seconds=1.0), None, []),
-    ("SIGXCPU", stats(exit_code=None, signal=signal.SIGXCPU, cpu_seconds=0.9), TLE, ["CPU"]),
+    ("SIGXCPU past the limit (the RLIMIT_CPU backstop)", stats(exit_code=None, signal=signal.SIGXCPU,
+                                                               cpu_seconds=3.0), TLE, ["CPU time over 1 s"]),
+    ("SIGXCPU under the limit is the program's own signal", stats(exit_code=None, signal=signal.SIGXCPU,
+                                                                  cpu_seconds=0.9), RE, ["killed by SIGXCPU"]),
     ("wall tripped", stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, wall_seconds=3.1), TLE,
-     ["wall", "3 s"]),
+     ["wall time over 3 s", "2 × the time limit + 1 s", "CPU time 0.10 s, under the 1 s limit"]),
+    ("wall tripped with a SIGXCPU status names the wall", stats(tripped=Tripped.WALL, exit_code=None,
+                                                                signal=signal.SIGXCPU, cpu_seconds=0.88), TLE,
+     ["wall time over 3 s", "CPU time 0.88 s"]),
     ("CPU beats wall", stats(tripped=Tripped.WALL, cpu_seconds=2.0), TLE, ["CPU"]),
     ("output tripped", stats(tripped=Tripped.OUTPUT, exit_code=1, stderr_tail="OSError: File too large"), OLE,
      ["1 MiB"]),
@@ -137,3 +143,13 @@ def test_re_message_puts_the_error_first_and_keeps_lines(stderr: str, first: str
 def test_re_message_without_stderr_is_one_line() -> None:
     result = classify(stats(exit_code=None, signal=signal.SIGSEGV), LIMITS)
     assert result is not None and result.message == "killed by SIGSEGV"
+
+
+def test_a_wall_limit_of_another_shape_is_not_called_the_formula() -> None:
+    """A checker's limits (wall 60 s for CPU 30 s) are not the submission's 2 × T + 1: the message says only what
+    is true."""
+    limits = dataclasses.replace(LIMITS, time_seconds=30.0, wall_seconds=60.0)
+    result = classify(stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, cpu_seconds=2.0), limits)
+    assert result is not None and result.verdict is TLE
+    assert result.message == ("wall time over 60 s (the backstop for a program that sleeps or waits); CPU time "
+                              "2.00 s, under the 30 s limit")

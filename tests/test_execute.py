@@ -248,6 +248,15 @@ def test_exit_code_3_is_re_with_the_code(make_problem, sandbox, judge):
     assert "exit code 3" in result.cases[0].message
 
 
+@pytest.mark.parametrize("name", ["raise_sigxcpu.py", "exit_152.py"])
+def test_a_sigxcpu_under_the_cpu_limit_is_the_programs_own(make_problem, sandbox, name, judge):
+    """Only CPU time past the limit is TLE: a program raising SIGXCPU itself (or exiting 152, which a sandbox
+    wrapper reports for a SIGXCPU) under it was "CPU time over 1 s" with its few ms of CPU."""
+    result = judge(make_problem(), program(name), sandbox)
+    assert result.cases[0].verdict is Verdict.RE, result.cases[0]
+    assert "CPU time over" not in result.cases[0].message, result.cases[0]
+
+
 @pytest.mark.parametrize("name", ["segfault.py", pytest.param("segfault.c", marks=needs("gcc"))])
 def test_segfault_is_re_with_sigsegv(make_problem, sandbox, name, judge):
     result = judge(make_problem(), program(name), sandbox)

@@ -84,3 +84,38 @@ def test_nothing_of_either_side_survives_the_test(tmp_path: Path) -> None:
     assert _judge(tmp_path, daemon, root)[0][0] is Verdict.AC
     time.sleep(0.2)
     assert _alive("96.5") == [] and _alive("97.5") == []
+
+
+def _package(tmp_path: Path, limits: str) -> Path:
+    """A copy of highlow with `limits` (YAML lines under `limits:`) in place of its own."""
+    root = tmp_path / "highlow"
+    shutil.copytree(HIGHLOW, root)
+    spec = root / "problem.yaml"
+    spec.write_text(spec.read_text().replace("limits:\n  time_limit: 1\n", f"limits:\n  time_limit: 1\n{limits}"))
+    return root
+
+
+ENDLESS_LINE = "import sys\nwhile True:\n    sys.stdout.write('1' * 65536)\n"
+CLOSES_AND_SLEEPS = "import os\nimport time\nos.close(0)\nos.close(1)\ntime.sleep(60)\n"
+
+
+def test_an_endless_line_is_the_submissions_ole_not_the_validators_je(tmp_path: Path) -> None:
+    """The validator reads a line: fed without end it died at its memory limit (64 MiB here), and that was JE.
+    The submission's output is capped at its output limit (1 MiB), as a file's would be: OLE."""
+    root = _package(tmp_path, "  output: 1\n  validation_memory: 64\n")
+    verdict, message, _ = _judge(tmp_path, ENDLESS_LINE, root)[0]
+    assert (verdict, message) == (Verdict.OLE, "output to the validator over 1 MiB")
+
+
+def test_a_submission_that_closes_its_pipes_and_sleeps_is_wa_once_the_validator_rejected(tmp_path: Path) -> None:
+    """The validator saw the end of the submission's output and rejected it, then the submission slept until the
+    judge stopped it at its wall limit: the validator had finished first, so its WA decides (it was TLE)."""
+    verdict, message, _ = _judge(tmp_path, CLOSES_AND_SLEEPS)[0]
+    assert (verdict, message) == (Verdict.WA, "no guess 1: the submission stopped")
+
+
+def test_a_submission_that_hangs_holding_its_pipes_is_still_tle(tmp_path: Path) -> None:
+    """The converse: the validator waits for a guess that never comes, and rejects only when the judge's kill of
+    the submission ends its output. That rejection came after the stop, so the submission's TLE stands."""
+    verdict, message, _ = _judge(tmp_path, "import time\ntime.sleep(60)\n")[0]
+    assert verdict is Verdict.TLE, message

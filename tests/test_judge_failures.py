@@ -24,6 +24,7 @@ import nonroot
 from judge import problem_code
 from judge.checkers import custom
 from judge.cli import main
+from judge.containment_choice import available_containments
 from judge.failures import MISSING_TOOLCHAIN, OnMissingToolchain
 
 COMMANDS = ("run", "verify", "grade")
@@ -243,3 +244,31 @@ def test_a_bug_in_the_judge_is_one_line_and_exit_3(tmp_path: Path, capsys, monke
     assert result.code == 3
     assert result.output.splitlines() == [
         "judge: internal error (a bug in the judge; please report it): RuntimeError: an invariant that did not hold"]
+
+
+def _file_descriptors(limit: int) -> Callable[[], None]:
+    def lower() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    return lower
+
+
+def test_too_few_file_descriptors_is_je_never_a_made_up_peak(tmp_path: Path) -> None:
+    """Started with few descriptors, the judge fails at some step of a run; whichever it is, the test is JE or
+    the command's one-line judge error, never a peak of 0 MiB (a counter whose read failed was taken as 0).
+    The limits are scanned: where the first failure falls depends on how many files Python opens at start."""
+    if "cgroup" not in available_containments():
+        pytest.skip("the control group's counters are what this reads (no cgroup containment here)")
+    project = make_project(tmp_path)
+    for extension in ("in", "ans"):  # one test: a second one fails earlier, at its reused group's limit
+        (project.problem / "tests" / f"2.{extension}").unlink()
+    counter_failures = 0
+    for limit in range(8, 33):
+        result = judge_child(project, "run", preexec=_file_descriptors(limit))
+        counter_failures += any("could not read /sys/fs/cgroup" in line for line in result.reasons)
+        if not result.output.startswith("{"):
+            continue  # failed before the report began: one line (`outcome` checked there is no traceback)
+        cases = json.JSONDecoder().raw_decode(result.output)[0]["cases"]  # stdout first, then any warning
+        for case in cases:
+            assert case["verdict"] == "JE" or case["peak_mib"] > 0, (limit, case)
+    assert counter_failures, "no limit made a control group's counter unreadable: the scan missed the case"
