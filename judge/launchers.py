@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from judge.errors import ToolchainMissing
+from judge.errors import JudgeFailure, ToolchainMissing
 from judge.tool_cache import cache_dir, read_record, tool_key, write_record
 
 STEERING_VARIABLES = ("PYENV", "ASDF")
@@ -62,8 +62,10 @@ def _working_folder() -> str:
 def _ask(script: str, question: tuple[str, ...]) -> str:
     try:
         answer = subprocess.run([script, *question], capture_output=True, text=True, timeout=30, check=True)
-    except (OSError, subprocess.SubprocessError) as error:
+    except (FileNotFoundError, PermissionError, subprocess.SubprocessError) as error:
         raise ToolchainMissing(f"{script}: cannot ask this launcher for its real binary: {error}") from None
+    except OSError as error:  # out of descriptors, memory or processes: the judge's machine, not the toolchain
+        raise JudgeFailure(f"{script}: cannot start this launcher to ask for its real binary: {error}") from None
     return os.path.realpath(answer.stdout.strip())
 
 

@@ -114,3 +114,34 @@ def test_a_pyenv_style_shim_resolves_once_across_judges(tmp_path: Path, monkeypa
     finally:
         languages._resolve_cached.cache_clear()
     assert asked(log) == 1
+
+
+def test_a_launcher_the_machine_cannot_start_is_the_judges_failure(tmp_path: Path, private_cache: Path) -> None:
+    """Out of descriptors (EMFILE) when starting a shim is the judge's machine failing (JE, exit 3), not a missing
+    toolchain (exit 2, "install ..."): only a shim that cannot be run or fails says the toolchain is missing."""
+    import errno
+    import resource
+
+    from judge.errors import JudgeFailure, ToolchainMissing
+
+    script = shim(tmp_path / "bin", Path("/usr/bin/python3"), tmp_path / "log")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    hoard: list[int] = []
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))
+    try:
+        while True:  # every descriptor taken but one: the question's pipes cannot be made
+            try:
+                hoard.append(os.open("/dev/null", os.O_RDONLY))
+            except OSError as error:
+                assert error.errno == errno.EMFILE
+                break
+        os.close(hoard.pop())
+        with pytest.raises(JudgeFailure, match="cannot start this launcher"):
+            launchers.launched_binary(str(script), QUESTION)
+    finally:
+        for descriptor in hoard:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    script.chmod(0o644)
+    with pytest.raises(ToolchainMissing):
+        launchers.launched_binary(str(script), QUESTION)
