@@ -20,7 +20,8 @@ from pathlib import Path
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem, link_target_inside
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem_files import link_target_inside
 
 
 @dataclass(frozen=True)

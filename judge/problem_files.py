@@ -1,0 +1,88 @@
+"""A problem folder's files, whatever its layout (ours or a problem package): the one place that decides whether
+the judge may read a path of a problem.
+
+A problem folder is not trusted, and the judge reads it as root. A symbolic link is followed only when its
+target, fully resolved, lies inside the problem folder: problem packages link one group's tests into another,
+and the specification allows links whose targets stay in the package (problemtools refuses the others). A link
+leading out of the folder, to nothing, or to a FIFO, a device or a socket is a SpecError naming the file and the
+fix, before anything is opened; reading then goes to the resolved path, one folder at a time from the problem
+folder without following any link (judge.intake), so a link swapped in after the check gains nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from judge.errors import SpecError
+from judge.intake import Refused, kind_refusal, read_source
+
+FIX = "a problem's files must be regular files inside its folder"
+FOLDER_FIX = "make it a folder inside the problem folder"
+
+
+def resolve_inside(path: Path, root: Path, *, folder: bool = False) -> Path:
+    """The real path of `path` (every link on the way resolved), checked to lie inside the problem folder `root`
+    and to be a regular file (with `folder`, a folder); else a SpecError naming `path`."""
+    real_root = Path(os.path.realpath(root))
+    target = Path(os.path.realpath(path))
+    if real_root not in target.parents and not (folder and target == real_root):
+        raise SpecError(f"{path}: a symbolic link leads out of the problem folder (to {target}); put the file "
+                        f"itself in the folder, or link only to files inside it")
+    try:
+        mode = os.stat(target, follow_symlinks=False).st_mode
+    except OSError as error:
+        through = "is a symbolic link to a missing file" if os.path.islink(path) else "cannot be read"
+        raise SpecError(f"{path}: {through} ({error.strerror}); {FIX}") from None
+    if folder and stat.S_ISDIR(mode):
+        return target
+    if folder:
+        raise SpecError(f"{path}: is not a folder; {FOLDER_FIX}")
+    reason = kind_refusal(mode)
+    if reason:
+        raise SpecError(f"{path}: {reason}; {FIX}")
+    return target
+
+
+def link_target_inside(path: Path, root: Path) -> Path | None:
+    """For a symbolic link whose target (fully resolved) is a regular file inside `root`, that target; else None."""
+    if not path.is_symlink():
+        return None
+    try:
+        return resolve_inside(path, root)
+    except SpecError:
+        return None
+
+
+def read_problem_file(path: Path, root: Path, limit_bytes: int | None, *, what: str = "file",
+                      fix: str = FIX) -> bytes:
+    """The bytes of the problem file `path` (at most `limit_bytes`), read through `resolve_inside`'s target with
+    no link followed on the way; a SpecError naming `path` otherwise (`fix` ends a refusal's message)."""
+    target = resolve_inside(path, root)
+    real_root = Path(os.path.realpath(root))
+    try:
+        return read_source(target, limit_bytes, inside=real_root, what=what)
+    except Refused as refused:
+        raise SpecError(f"{path}: {refused.reason}; {fix}") from None
+
+
+def program_files(path: Path, root: Path) -> tuple[Path, ...]:
+    """A problem program (a checker, an input or output validator) as the files the judge reads and copies into
+    its box: the file `path` itself, or each file directly in the folder `path`, all checked by `resolve_inside`
+    (the paths are returned as named, so a program keeps its file names). Subfolders are neither read nor
+    copied; one linked out of the problem folder is refused all the same."""
+    if not os.path.isdir(path):
+        resolve_inside(path, root)
+        return (path,)
+    resolve_inside(path, root, folder=True)
+    files = []
+    for entry in sorted(os.scandir(path), key=lambda entry: entry.name):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            resolve_inside(Path(entry.path), root, folder=True)
+        else:
+            files.append(Path(entry.path))
+            resolve_inside(files[-1], root)
+    return tuple(files)
