@@ -8,7 +8,6 @@ output validator flags differ from the rest.
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from judge.packages.submissions import package_references
 from judge.packages.testdata import PackageTest, load_tests
 from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
                                    MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
-from judge.packages.validator_flags import default_checker
+from judge.packages.validator_flags import default_checker, split_flags
 from judge.problem import SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files
 from judge.problem_files import program_files, resolve_inside
 from judge.problem_schema import first_error
@@ -41,7 +40,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         raise SpecError(f"{spec_path}: {first_error(error)}") from None
     _check_version_keys(spec_path, spec, raw)
     _refuse_unsupported(root, spec)
-    flags = tuple(shlex.split(spec.validator_flags))
+    flags = split_flags(spec.validator_flags)
     data = load_tests(root, flags, legacy=spec.legacy)
     checker = _checker(root, spec, _shared_flags(root, data.tests))
     seconds, timelimit_file = given_time_limit(root, spec)

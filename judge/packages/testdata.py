@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from judge.errors import SpecError
 from judge.packages.detect import DATA_FOLDER
+from judge.packages.validator_flags import split_flags
 from judge.problem import TestCase, natural_key, read_spec_mapping
 from judge.problem_files import resolve_inside
 from judge.problem_schema import first_error
@@ -52,14 +52,24 @@ class GroupSettings(BaseModel):
     full_feedback: bool | None = None
     max_validator_args: Any = None
 
+    @field_validator("output_validator_flags", "output_validator_args")
+    @classmethod
+    def _flags_split(cls, value: Any) -> Any:
+        """Flags given as one string must split as a shell would (a lone quote is a mistake of the file)."""
+        if isinstance(value, str):
+            split_flags(value)
+        elif isinstance(value, dict):
+            split_flags(str(value.get("flags", "")))
+        return value
+
     def validator_flags(self) -> tuple[str, ...] | None:
         """The output validator's arguments this group sets, or None to inherit them."""
         value = self.output_validator_args if self.output_validator_args is not None else self.output_validator_flags
         if value is None:
             return None
         if isinstance(value, dict):
-            return tuple(shlex.split(str(value.get("flags", ""))))
-        return tuple(shlex.split(value)) if isinstance(value, str) else tuple(value)
+            return split_flags(str(value.get("flags", "")))
+        return split_flags(value) if isinstance(value, str) else tuple(value)
 
 
 @dataclass(frozen=True)
