@@ -22,7 +22,7 @@ from judge.packages.validator_flags import split_flags
 from judge.problem import TestCase, natural_key, read_spec_mapping
 from judge.problem_files import resolve_inside
 from judge.problem_schema import first_error
-from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup
+from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
 
 GROUPS = ("sample", "secret")
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
@@ -60,6 +60,19 @@ class GroupSettings(BaseModel):
             split_flags(value)
         elif isinstance(value, dict):
             split_flags(str(value.get("flags", "")))
+        return value
+
+    @field_validator("accept_score", "reject_score", "max_score")
+    @classmethod
+    def _score_in_range(cls, value: Any) -> Any:
+        return value if isinstance(value, str) or value is None else checked_score(value)
+
+    @field_validator("scoring")
+    @classmethod
+    def _scoring_score_in_range(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        score = (value or {}).get("score")
+        if isinstance(score, int | float) and not isinstance(score, bool):
+            checked_score(score)
         return value
 
     def validator_flags(self) -> tuple[str, ...] | None:
