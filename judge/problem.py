@@ -23,7 +23,7 @@ from judge.checker_keys import PROGRAM_CHECKER, PROGRAM_PROTOCOLS
 from judge.errors import SpecError
 from judge.expectation import Reference
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB
-from judge.problem_files import program_files, read_problem_file, resolve_inside
+from judge.problem_files import file_inside, program_files, read_problem_file, resolve_inside
 from judge.scoring import ScoreGroup
 from judge.suggest import nearby_path
 from judge.tool_cache import validated_once
@@ -237,7 +237,7 @@ def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     tests_dir = root / "tests"
     if not os.path.lexists(tests_dir):
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
-    resolve_inside(tests_dir, root, folder=True)
+    real_tests = resolve_inside(tests_dir, root, folder=True)
     # Samples first (students read them first), then the rest in natural order.
     inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not is_sample_name(path.stem), natural_key(path.stem)))
     if not inputs:
@@ -245,9 +245,9 @@ def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     cases = []
     for input_path in inputs:
         answer_path = input_path.with_suffix(".ans")
-        resolve_inside(input_path, root)
+        file_inside(input_path, real_tests, root)
         if os.path.lexists(answer_path):
-            resolve_inside(answer_path, root)
+            file_inside(answer_path, real_tests, root)
         elif require_answers:
             raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
                             f"judge answers {root} writes them from a reference solution)")

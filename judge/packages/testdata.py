@@ -20,7 +20,7 @@ from judge.errors import SpecError
 from judge.packages.detect import DATA_FOLDER
 from judge.packages.validator_flags import split_flags
 from judge.problem import TestCase, natural_key, read_spec_mapping
-from judge.problem_files import resolve_inside
+from judge.problem_files import file_inside, resolve_inside
 from judge.problem_schema import first_error
 from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
 
@@ -166,7 +166,7 @@ class _Walk:
                 if not os.path.lexists(answer):
                     raise SpecError(f"{answer}: missing; every .in needs its .ans (the reference answer)")
                 for file in (path, answer):
-                    resolve_inside(file, self.root)
+                    file_inside(file, real, self.root)
                 name = path.relative_to(self.data).with_suffix("").as_posix()
                 self.tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer),
                                               inherited.flags))
