@@ -198,7 +198,7 @@ def checker_program_files(root: Path, spec: ProblemSpec) -> tuple[Path, ...]:
 def _load_spec(spec_path: Path) -> ProblemSpec:
     """The validated spec; a problem.yaml validated before (the same bytes, the same schema) is read from the
     judge's cache, without importing pydantic and PyYAML (about 100 ms of every `judge run`)."""
-    data = _read_spec_bytes(spec_path)
+    data = _read_spec_bytes(spec_path, spec_path.parent)
     text = data.decode("utf-8")
     return validated_once("specs", SCHEMA_MODULE, data, lambda: _validate(text, spec_path), ProblemSpec.from_fields)
 
@@ -221,10 +221,10 @@ def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False
     return parse_mapping(text, spec_path, keys_hint, empty_ok=empty_ok)
 
 
-def _read_spec_bytes(spec_path: Path, root: Path | None = None) -> bytes:
-    """A problem.yaml's bytes: a regular file (in the problem folder `root`, by default its own folder) of at
-    most 64 KiB in UTF-8, else a SpecError naming it."""
-    data = read_problem_file(spec_path, root or spec_path.parent, SPEC_LIMIT_BYTES, what=SPEC_FILE,
+def _read_spec_bytes(spec_path: Path, root: Path) -> bytes:
+    """A problem.yaml's bytes: a regular file (in the problem folder `root`) of at most 64 KiB in UTF-8, else a
+    SpecError naming it."""
+    data = read_problem_file(spec_path, root, SPEC_LIMIT_BYTES, what=SPEC_FILE,
                              fix=f"it must be a regular file of at most {SPEC_LIMIT_BYTES // 1024} KiB")
     try:
         data.decode("utf-8")

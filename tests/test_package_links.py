@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.batch.packing import ProblemPack
 from judge.errors import SpecError
 from judge.problem_code import ProblemCodeBox
 from judge.problem_folder import load_problem_folder
@@ -158,3 +159,17 @@ def test_problem_code_is_copied_into_its_box_only_from_inside_the_folder(tmp_pat
     (root / "src" / name).write_text("print(1)\n")
     _link(root / name, f"src/{name}")
     assert (box.folder(scratch, root / name, name) / name).read_text() == "print(1)\n"
+
+
+def test_a_package_with_links_inside_packs_as_copies_and_a_link_swapped_in_later_is_refused(tmp_path: Path) -> None:
+    """What grade ships to a worker: linked tests and groups become files under their own names; a test replaced
+    by a link leading out between loading and packing is refused, not read."""
+    root = _package(tmp_path)
+    _link(root / "data" / "secret" / "again", "../sample")
+    problem = load_problem_folder(root)
+    unpacked = load_problem_folder(ProblemPack.of(problem).unpack(tmp_path / "unpacked"))
+    assert [test.name for test in unpacked.tests] == [test.name for test in problem.tests]
+    assert (tmp_path / "unpacked" / "data" / "secret" / "again" / "1.in").read_text() == "1 2\n"
+    _link(root / "data" / "secret" / "1.in", tmp_path / "secret")
+    with pytest.raises(SpecError, match="data/secret/1.in: a symbolic link leads out of the problem folder"):
+        ProblemPack.of(problem)
