@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,13 @@ def test_a_package_with_links_inside_packs_as_copies_and_a_link_swapped_in_later
     _link(root / "data" / "secret" / "1.in", tmp_path / "secret")
     with pytest.raises(SpecError, match="data/secret/1.in: a symbolic link leads out of the problem folder"):
         ProblemPack.of(problem)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_a_device_in_a_package_is_refused_unopened(tmp_path: Path) -> None:
+    """/dev/zero's device node as a validator would never end; it is refused before anything opens it."""
+    root = _package(tmp_path)
+    (root / "input_validators").mkdir()
+    os.mknod(root / "input_validators" / "x.cpp", 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    with pytest.raises(SpecError, match="input_validators/x.cpp: is a device;"):
+        load_problem_folder(root)
