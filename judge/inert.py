@@ -112,6 +112,7 @@ def json_document(data: Any, indent: int | None = 2) -> str:
     """JSON that is valid and pure ASCII: controls and lone surrogates become `\\u001b`, `\\udcff` escapes.
 
     `ensure_ascii` is what makes this safe: the text never carries a raw control byte to a terminal that `cat`s
-    the file, and a lone surrogate can never raise UnicodeEncodeError when the file is written.
+    the file, and a lone surrogate can never raise UnicodeEncodeError when the file is written. `allow_nan=False`:
+    JSON has no NaN or Infinity, so a non-finite number is the judge's bug (ValueError), never a bare `NaN`.
     """
-    return json.dumps(data, ensure_ascii=True, indent=indent)
+    return json.dumps(data, ensure_ascii=True, indent=indent, allow_nan=False)

@@ -5,8 +5,8 @@ Every mistake in a problem folder is a `SpecError` whose message names the file 
 
 A problem folder is not trusted: problem.yaml is read only as a regular file of at most 64 KiB, with YAML aliases
 refused (405 bytes of nested aliases, "billion laughs", expand to a billion values), and the test files, checker.py
-and the validator must be regular files, never symbolic links, so a folder cannot make the judge read, pack and
-ship files from elsewhere on the grading machine.
+and the validator must be regular files inside the folder (a link only to one inside it: judge/problem_files.py),
+so a folder cannot make the judge read, pack and ship files from elsewhere on the grading machine.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any, Literal
 from judge.checker_keys import PROGRAM_CHECKER, PROGRAM_PROTOCOLS
 from judge.errors import SpecError
 from judge.expectation import Reference
-from judge.intake import Refused, kind_refusal, read_source
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB
+from judge.problem_files import file_inside, program_files, read_problem_file, resolve_inside
 from judge.scoring import ScoreGroup
 from judge.suggest import nearby_path
 from judge.tool_cache import validated_once
@@ -156,11 +156,11 @@ def load_problem(root: Path | str, *, require_answers: bool = True) -> Problem:
     if spec.checker.name == CUSTOM_CHECKER_FILE:
         if not (root / CUSTOM_CHECKER_FILE).is_file():
             raise SpecError(f"{spec_path}: checker: names checker.py, but {root / CUSTOM_CHECKER_FILE} does not exist")
-        require_regular(root / CUSTOM_CHECKER_FILE)
+        resolve_inside(root / CUSTOM_CHECKER_FILE, root)
     if spec.validator:
         if not (root / spec.validator).is_file():
             raise SpecError(f"{spec_path}: validator: {root / spec.validator} does not exist")
-        require_regular(root / spec.validator)
+        resolve_inside(root / spec.validator, root)
     _refuse_unnamed_code(root, spec)
     extra = checker_program_files(root, spec) if spec.checker.name == PROGRAM_CHECKER else ()
     return Problem(root=root, spec=spec, tests=_load_tests(root, require_answers), extra_files=extra)
@@ -187,45 +187,18 @@ def checker_program_files(root: Path, spec: ProblemSpec) -> tuple[Path, ...]:
     path = root / relative
     if ".." in Path(relative).parts or Path(relative).is_absolute() or not os.path.lexists(path):
         raise SpecError(f"{spec_path}: checker: {relative!r} is not a file inside the problem folder")
-    if path.is_dir() and not path.is_symlink():
-        files = tuple(sorted(child for child in path.iterdir() if not child.name.startswith(".")))
-    else:
-        files = (path, *sorted(child for child in path.parent.iterdir()
-                               if child.suffix in HEADER_SUFFIXES and child != path))
-    for file in files:
-        require_regular(file)
-    return files
-
-
-def require_regular(path: Path) -> None:
-    """A SpecError unless `path` is a regular file itself: a link could point at any file of the grading machine."""
-    reason = kind_refusal(path.lstat().st_mode)
-    if reason:
-        raise SpecError(f"{path}: {reason}; a problem's files must be regular files inside its folder")
-
-
-def link_target_inside(path: Path, root: Path) -> Path | None:
-    """For a symbolic link whose target (fully resolved) is a regular file inside `root`, that target; else None.
-    Problem packages link one group's tests into another; a link leaving the folder is never followed."""
-    if not path.is_symlink():
-        return None
-    target = Path(os.path.realpath(path))
-    inside = Path(os.path.realpath(root))
-    if inside not in target.parents or not target.is_file():
-        return None
-    return target
-
-
-def require_regular_inside(path: Path, root: Path) -> None:
-    """`require_regular`, except that a link to a regular file inside `root` is accepted (link_target_inside)."""
-    if link_target_inside(path, root) is None:
-        require_regular(path)
+    if os.path.isdir(path):
+        return program_files(path, root)
+    headers = sorted(child for child in path.parent.iterdir() if child.suffix in HEADER_SUFFIXES and child != path)
+    for file in (path, *headers):
+        resolve_inside(file, root)
+    return (path, *headers)
 
 
 def _load_spec(spec_path: Path) -> ProblemSpec:
     """The validated spec; a problem.yaml validated before (the same bytes, the same schema) is read from the
     judge's cache, without importing pydantic and PyYAML (about 100 ms of every `judge run`)."""
-    data = _read_spec_bytes(spec_path)
+    data = _read_spec_bytes(spec_path, spec_path.parent)
     text = data.decode("utf-8")
     return validated_once("specs", SCHEMA_MODULE, data, lambda: _validate(text, spec_path), ProblemSpec.from_fields)
 
@@ -236,34 +209,35 @@ def _validate(text: str, spec_path: Path) -> dict[str, Any]:
     return validate_spec(text, spec_path)
 
 
-def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False) -> dict[Any, Any]:
-    """A problem.yaml (ours or a problem package's) as a mapping, read safely: a regular file of at most 64 KiB,
-    no aliases; any problem is a SpecError naming the file (and the line, for YAML errors). With `empty_ok`, an
-    empty file is an empty mapping (a legacy package's problem.yaml may leave every key at its default)."""
+def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False,
+                      root: Path | None = None) -> dict[Any, Any]:
+    """A problem.yaml (ours or a problem package's; or a group's settings file, inside the problem folder `root`)
+    as a mapping, read safely: a regular file of at most 64 KiB, no aliases; any problem is a SpecError naming the
+    file (and the line, for YAML errors). With `empty_ok`, an empty file is an empty mapping (a legacy package's
+    problem.yaml may leave every key at its default)."""
     from judge.problem_schema import parse_mapping  # noqa: PLC0415 -- PyYAML only where a package is read
 
-    return parse_mapping(_read_spec_bytes(spec_path).decode("utf-8"), spec_path, keys_hint, empty_ok=empty_ok)
+    text = _read_spec_bytes(spec_path, root or spec_path.parent).decode("utf-8")
+    return parse_mapping(text, spec_path, keys_hint, empty_ok=empty_ok)
 
 
-def _read_spec_bytes(spec_path: Path) -> bytes:
-    """A problem.yaml's bytes: a regular file of at most 64 KiB in UTF-8, else a SpecError naming it."""
+def _read_spec_bytes(spec_path: Path, root: Path) -> bytes:
+    """A problem.yaml's bytes: a regular file (in the problem folder `root`) of at most 64 KiB in UTF-8, else a
+    SpecError naming it."""
+    data = read_problem_file(spec_path, root, SPEC_LIMIT_BYTES, what=SPEC_FILE,
+                             fix=f"it must be a regular file of at most {SPEC_LIMIT_BYTES // 1024} KiB")
     try:
-        data = read_source(spec_path, SPEC_LIMIT_BYTES, what=SPEC_FILE)
         data.decode("utf-8")
-    except Refused as refused:
-        raise SpecError(f"{spec_path}: {refused.reason}; it must be a regular file of at most "
-                        f"{SPEC_LIMIT_BYTES // 1024} KiB") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise SpecError(f"{spec_path}: cannot read: {error}") from None
     return data
 
 
 def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     tests_dir = root / "tests"
-    if tests_dir.is_symlink():
-        raise SpecError(f"{tests_dir}: is a symbolic link; put the test cases in a folder inside the problem folder")
-    if not tests_dir.is_dir():
+    if not os.path.lexists(tests_dir):
         raise SpecError(f"{tests_dir}: missing; put test cases there as <name>.in with <name>.ans")
+    real_tests = resolve_inside(tests_dir, root, folder=True)
     # Samples first (students read them first), then the rest in natural order.
     inputs = sorted(tests_dir.glob("*.in"), key=lambda path: (not is_sample_name(path.stem), natural_key(path.stem)))
     if not inputs:
@@ -271,9 +245,9 @@ def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
     cases = []
     for input_path in inputs:
         answer_path = input_path.with_suffix(".ans")
-        require_regular(input_path)
+        file_inside(input_path, real_tests, root)
         if os.path.lexists(answer_path):
-            require_regular(answer_path)
+            file_inside(answer_path, real_tests, root)
         elif require_answers:
             raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
                             f"judge answers {root} writes them from a reference solution)")

@@ -17,6 +17,7 @@ from judge.classify import classify
 from judge.errors import JudgeFailure
 from judge.execute import RunSpec
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain
+from judge.problem_files import read_problem_file
 from judge.execute import Limits
 from judge.sandbox import Mounts, Sandbox, program_env
 
@@ -40,12 +41,14 @@ class ProblemCodeBox:
         return cls(sandbox, resolve_toolchain(LANGUAGES["python3"]))
 
     def folder(self, scratch: Path, script: Path, name: str) -> Path:
-        """A private program folder under `scratch` holding a copy of `script` as `name` and the shared modules."""
+        """A private program folder under `scratch` holding a copy of `script` as `name` and the shared modules.
+        `script` lies in its problem folder's top level (checker.py, validator.py, generator.py), so it is read
+        as a file of that folder: never through a link leading out of it, never a FIFO or a device."""
         folder = scratch / f"problem-code-{script.stem}"
         (folder / "judge" / "checkers").mkdir(parents=True, exist_ok=True)
         for module in SHARED_MODULES:
             shutil.copyfile(JUDGE_PACKAGE / module, folder / "judge" / module)
-        shutil.copyfile(script, folder / name)
+        (folder / name).write_bytes(read_problem_file(script, script.parent, None))
         return folder
 
     def command(self, folder: Path, script: str, *arguments: str) -> tuple[list[str], Mounts]:

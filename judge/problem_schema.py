@@ -127,6 +127,8 @@ def first_error(error: ValidationError) -> str:
         return f"{key}: unknown key; remove it or check its spelling"
     if kind == "missing":
         return f"{key}: missing; this key is required"
+    if kind == "value_error":  # our own validators' ValueError says what is wrong and shows the value
+        return f"{key}: {_one_line(str(first.get('ctx', {}).get('error', first['msg'])))}"
     message = {
         "greater_than": "must be a positive number",
         "float_parsing": "must be a positive number",

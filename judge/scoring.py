@@ -14,10 +14,16 @@ problem package format's default grader; 2023-07's `scoring: {score, aggregation
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from judge.verdicts import Verdict
+
+MAX_SCORE = 1e6
+"""The largest score a package or a checker may give one test or group (testlib's own bound on partial points).
+With every score finite and in [0, MAX_SCORE], a problem's total is at most MAX_SCORE times its number of tests,
+so every sum, maximum and report stays a finite number (JSON has no NaN or infinity)."""
 
 AGGREGATIONS: dict[str, Callable[[list[float]], float]] = {
     "sum": sum,
@@ -25,6 +31,19 @@ AGGREGATIONS: dict[str, Callable[[list[float]], float]] = {
     "max": lambda scores: max(scores, default=0.0),
     "avg": lambda scores: sum(scores) / len(scores) if scores else 0.0,
 }
+
+
+def checked_score(value: float) -> float:
+    """`value` as a score: a finite number from 0 to MAX_SCORE, else ValueError saying so."""
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not (math.isfinite(number) and 0 <= number <= MAX_SCORE):
+        raise ValueError(f"must be a number from 0 to {MAX_SCORE:.0f}, got {value!r}")
+    return number
+
+
 VERDICT_MODES = ("worst_error", "first_error", "always_accept")
 FLAGS = ("ignore_sample", "accept_if_any_accepted")
 WORST_FIRST = (Verdict.JE, Verdict.RE, Verdict.MLE, Verdict.TLE, Verdict.OLE, Verdict.WA, Verdict.PE, Verdict.CE)

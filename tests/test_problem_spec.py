@@ -197,14 +197,29 @@ def _outside(tmp_path: Path, text: str = "secret\n") -> Path:
 
 
 @pytest.mark.parametrize("name", ["1.in", "1.ans"])
-def test_a_linked_test_file_is_an_error_naming_it(tmp_path: Path, name: str) -> None:
+def test_a_test_file_linked_out_of_the_folder_is_an_error_naming_it(tmp_path: Path, name: str) -> None:
     root = write(tmp_path / "p", VALID)
     (root / "tests" / name).unlink()
     (root / "tests" / name).symlink_to(_outside(tmp_path))
     with pytest.raises(SpecError) as raised:
         load_problem(root)
-    assert str(raised.value) == (f"{root / 'tests' / name}: is a symbolic link; "
-                                 f"a problem's files must be regular files inside its folder")
+    assert str(raised.value) == (f"{root / 'tests' / name}: a symbolic link leads out of the problem folder (to "
+                                 f"{tmp_path / 'elsewhere.txt'}); put the file itself in the folder, or link only "
+                                 f"to files inside it")
+
+
+def test_links_inside_the_folder_are_followed(tmp_path: Path) -> None:
+    """The same rule as a problem package's: a link whose target stays in the folder is read (as a copy)."""
+    root = write(tmp_path / "p", VALID.replace("checker: tokens", "checker: checker.py"))
+    (root / "src").mkdir()
+    (root / "src" / "checker.py").write_text("def check(*, input, output, answer): ...\n")
+    (root / "checker.py").symlink_to("src/checker.py")
+    (root / "tests").rename(root / "real_tests")
+    (root / "tests").symlink_to("real_tests")
+    (root / "real_tests" / "2.in").symlink_to("1.in")
+    (root / "real_tests" / "2.ans").symlink_to("../real_tests/1.ans")
+    problem = load_problem(root)
+    assert [test.name for test in problem.tests] == ["1", "2"]
 
 
 def test_a_fifo_as_a_test_file_is_an_error_naming_it(tmp_path: Path) -> None:
@@ -219,7 +234,7 @@ def test_a_linked_tests_folder_is_an_error(tmp_path: Path) -> None:
     root = write(tmp_path / "p", VALID)
     (root / "tests").rename(tmp_path / "real_tests")
     (root / "tests").symlink_to(tmp_path / "real_tests")
-    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'tests'}: is a symbolic link")):
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'tests'}: a symbolic link leads out")):
         load_problem(root)
 
 
@@ -227,7 +242,7 @@ def test_a_linked_problem_yaml_is_an_error(tmp_path: Path) -> None:
     root = write(tmp_path / "p", VALID)
     (root / "problem.yaml").unlink()
     (root / "problem.yaml").symlink_to(_outside(tmp_path, VALID))
-    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'problem.yaml'}: is a symbolic link;")):
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / 'problem.yaml'}: a symbolic link leads out")):
         load_problem(root)
 
 
@@ -235,5 +250,5 @@ def test_a_linked_problem_yaml_is_an_error(tmp_path: Path) -> None:
 def test_a_linked_checker_or_validator_is_an_error(tmp_path: Path, key: str, name: str) -> None:
     root = write(tmp_path / "p", VALID.replace("checker: tokens", f"{key}: {name}"))
     (root / name).symlink_to(_outside(tmp_path, "def check(*, input, output, answer): ...\n"))
-    with pytest.raises(SpecError, match="^" + re.escape(f"{root / name}: is a symbolic link;")):
+    with pytest.raises(SpecError, match="^" + re.escape(f"{root / name}: a symbolic link leads out")):
         load_problem(root)

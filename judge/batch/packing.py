@@ -8,7 +8,8 @@ that they exist and are regular files), a package's group settings and `.timelim
 the problem (a derived time limit). Editing statement.md or generator.py therefore does not re-judge a class;
 regenerating the tests does.
 
-Every file is read through `judge.intake` (never following a link), and a source never beyond its size cap.
+Every file is read through `judge.intake` (a problem's through judge/problem_files.py: never a link leading out of
+its folder), and a source never beyond its size cap.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from judge.errors import SpecError
-from judge.intake import Refused, read_source
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem, link_target_inside
+from judge.intake import read_source
+from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
+from judge.problem_files import read_problem_file
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ class ProblemPack:
             paths.append(problem.root / problem.spec.validator)
         for test in problem.tests:
             paths += [test.input_path, test.answer_path]
-        packed = {path.relative_to(problem.root).as_posix(): _problem_file(path, problem.root) for path in paths}
+        # Read as loading checked them (a link inside the folder packed as a copy); one replaced since is refused.
+        packed = {path.relative_to(problem.root).as_posix(): read_problem_file(path, problem.root, None)
+                  for path in paths}
         packed.update(problem.generated)
         folder = problem.root.resolve().name
         return cls(problem_id=problem.id, files=tuple(sorted(packed.items())), test_count=len(problem.tests),
@@ -65,16 +68,6 @@ class ProblemPack:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         return into
-
-
-def _problem_file(path: Path, root: Path) -> bytes:
-    """A problem file's bytes; `load_problem` checked it is a regular file (or a package's link to one inside the
-    folder, packed as a copy), so a refusal means it was replaced since."""
-    try:
-        return read_source(link_target_inside(path, root) or path, None)
-    except Refused as refused:
-        message = f"{path}: {refused.reason}; a problem's files must be regular files inside its folder"
-        raise SpecError(message) from None
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ Two protocols give one (judge/checkers/program.py):
   anything from 0 to 1e6 and never relates it to a maximum: it is an absolute number of points, as Polygon
   uses it, so it becomes the test's score as it is.
 * problem package: an accepting validator may write `score.txt` in its feedback folder, one non-negative
-  number, the test's score instead of accept_score (legacy spec, "Grading"; 2023-07/2025-09, "Scoring test
-  cases").
+  number (at most MAX_SCORE, testlib's bound), the test's score instead of accept_score (legacy spec, "Grading";
+  2023-07/2025-09, "Scoring test cases").
 
 Either one, malformed, is the checker's failure (JudgeFailure, so the test is JE with one line), never the
 student's: the student cannot write these files.
@@ -16,23 +16,22 @@ student's: the student cannot write these files.
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 
 from judge.errors import JudgeFailure
+from judge.scoring import MAX_SCORE, checked_score
 
 SCORE_FILE_BYTES = 200
 """More than any number needs: a larger score.txt is not one number."""
 
 
 def parse_score(text: str) -> float | None:
-    """`text` as a finite non-negative number, or None."""
+    """`text` as a score (a finite number from 0 to MAX_SCORE, so sums of scores stay finite), or None."""
     try:
-        value = float(text)
+        return checked_score(float(text))
     except ValueError:
         return None
-    return value if math.isfinite(value) and value >= 0 else None
 
 
 def split_points(stderr: str, label: str) -> tuple[float, str]:
@@ -59,5 +58,6 @@ def read_score_file(path: Path, label: str) -> float | None:
     text = data.decode("utf-8", errors="replace").strip()
     score = parse_score(text) if len(data) <= SCORE_FILE_BYTES else None
     if score is None:
-        raise JudgeFailure(f"{label}: {path.name}: must hold one non-negative number, got {text[:40]!r}")
+        raise JudgeFailure(f"{label}: {path.name}: must hold one non-negative number, got {text[:40]!r} "
+                           f"(at most {MAX_SCORE:.0f})")
     return score

@@ -8,7 +8,6 @@ output validator flags differ from the rest.
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,9 @@ from judge.packages.submissions import package_references
 from judge.packages.testdata import PackageTest, load_tests
 from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
                                    MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
-from judge.packages.validator_flags import default_checker
+from judge.packages.validator_flags import default_checker, split_flags
 from judge.problem import SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files
+from judge.problem_files import program_files, resolve_inside
 from judge.problem_schema import first_error
 
 UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
@@ -40,7 +40,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         raise SpecError(f"{spec_path}: {first_error(error)}") from None
     _check_version_keys(spec_path, spec, raw)
     _refuse_unsupported(root, spec)
-    flags = tuple(shlex.split(spec.validator_flags))
+    flags = split_flags(spec.validator_flags)
     data = load_tests(root, flags, legacy=spec.legacy)
     checker = _checker(root, spec, _shared_flags(root, data.tests))
     seconds, timelimit_file = given_time_limit(root, spec)
@@ -91,9 +91,13 @@ def _refuse_unsupported(root: Path, spec: PackageSpec) -> None:
 def _input_validators(root: Path) -> tuple[Path, ...]:
     """Each file or folder in input_validators/ (legacy and 2023-07; 2025-09 calls it input_validators/ too)."""
     folder = root / INPUT_VALIDATORS_FOLDER
-    if not folder.is_dir() or folder.is_symlink():
+    if not os.path.lexists(folder):
         return ()
-    return tuple(sorted(entry for entry in folder.iterdir() if not entry.name.startswith(".")))
+    resolve_inside(folder, root, folder=True)
+    validators = tuple(sorted(entry for entry in folder.iterdir() if not entry.name.startswith(".")))
+    for validator in validators:
+        program_files(validator, root)
+    return validators
 
 
 def _shared_flags(root: Path, package_tests: tuple[PackageTest, ...]) -> tuple[str, ...]:
@@ -131,8 +135,9 @@ def _validator_folder(root: Path, spec: PackageSpec) -> Path | None:
         if legacy_custom:
             raise SpecError(f"{root / SPEC_FILE}: validation: custom, but there is no output_validators/<name>/ folder")
         return None
+    resolve_inside(folder, root, folder=True)
     entries = [entry for entry in sorted(folder.iterdir()) if not entry.name.startswith(".")]
-    folders = [entry for entry in entries if entry.is_dir() and not entry.is_symlink()]
+    folders = [entry for entry in entries if entry.is_dir()]  # a linked one is checked with its files
     if folders and len(entries) == len(folders):  # output_validators/<name>/: one validator per folder
         if len(folders) > 1:
             raise SpecError(f"{folder}: {len(folders)} output validators; judge runs one (keep one folder)")

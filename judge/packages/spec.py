@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from judge.packages.validator_flags import split_flags
 
 LEGACY = "legacy"
 VERSIONS = ("legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09")
@@ -70,6 +72,13 @@ class PackageSpec(_Strict):
     validator_flags: str = ""
     grading: dict[str, Any] | None = None
     scoring: dict[str, Any] | None = None
+
+    @field_validator("validator_flags")
+    @classmethod
+    def _flags_split(cls, value: str) -> str:
+        """The flags must split as a shell would (a lone quote is a mistake of the file, not of the judge)."""
+        split_flags(value)
+        return value
 
     @property
     def legacy(self) -> bool:

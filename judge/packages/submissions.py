@@ -8,6 +8,7 @@ or output (our MLE and OLE), as problemtools judges them.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from judge.expectation import Expectation, Reference
 from judge.intake import Refused, read_source
 from judge.languages import detect_language
 from judge.problem import natural_key
+from judge.problem_files import resolve_inside
 from judge.verdicts import Verdict
 
 SUBMISSIONS_FOLDER = "submissions"
@@ -54,12 +56,14 @@ def package_references(root: Path, source_limit_bytes: int) -> tuple[Reference, 
     specification does not define (`slow_accepted/`, or one a submissions.yaml would define) are listed as
     skipped, as problemtools passes over them."""
     folder_root = root / SUBMISSIONS_FOLDER
-    if not folder_root.is_dir() or folder_root.is_symlink():
+    if not os.path.lexists(folder_root):
         return ()
+    resolve_inside(folder_root, root, folder=True)
     found: list[Reference] = []
     for folder in sorted(folder_root.iterdir(), key=lambda path: natural_key(path.name)):
-        if folder.name.startswith(".") or not folder.is_dir() or folder.is_symlink():
+        if folder.name.startswith(".") or not folder.is_dir():
             continue
+        resolve_inside(folder, root, folder=True)
         expectation = FOLDERS.get(folder.name)
         for path in sorted(folder.iterdir(), key=lambda path: natural_key(path.name)):
             if path.name.startswith("."):
@@ -68,13 +72,18 @@ def package_references(root: Path, source_limit_bytes: int) -> tuple[Reference, 
                 skipped = f"{folder.name}/ is not a folder the specification defines"
                 found.append(Reference(path, UNDEFINED, skipped=skipped))
             else:
-                found.append(_reference(path, expectation, source_limit_bytes))
+                found.append(_reference(root, path, expectation, source_limit_bytes))
     return tuple(found)
 
 
-def _reference(path: Path, expectation: Expectation, limit: int) -> Reference:
-    if path.is_symlink() or not path.is_file():
+def _reference(root: Path, path: Path, expectation: Expectation, limit: int) -> Reference:
+    """The submission `path`; one linked to another file of the package is judged as that file (its real path,
+    which judging reads without following links)."""
+    if os.path.isdir(path):
+        resolve_inside(path, root, folder=True)
         return Reference(path, expectation, skipped="a submission of several files (a folder) is not supported")
+    if os.path.islink(path):
+        path = resolve_inside(path, root)
     try:
         head = read_source(path, limit)
     except Refused as refused:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from judge.errors import SpecError
 from judge.packages.detect import DATA_FOLDER
-from judge.problem import TestCase, natural_key, read_spec_mapping, require_regular, require_regular_inside
+from judge.packages.validator_flags import split_flags
+from judge.problem import TestCase, natural_key, read_spec_mapping
+from judge.problem_files import file_inside, resolve_inside
 from judge.problem_schema import first_error
-from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup
+from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
 
 GROUPS = ("sample", "secret")
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
@@ -51,14 +52,37 @@ class GroupSettings(BaseModel):
     full_feedback: bool | None = None
     max_validator_args: Any = None
 
+    @field_validator("output_validator_flags", "output_validator_args")
+    @classmethod
+    def _flags_split(cls, value: Any) -> Any:
+        """Flags given as one string must split as a shell would (a lone quote is a mistake of the file)."""
+        if isinstance(value, str):
+            split_flags(value)
+        elif isinstance(value, dict):
+            split_flags(str(value.get("flags", "")))
+        return value
+
+    @field_validator("accept_score", "reject_score", "max_score")
+    @classmethod
+    def _score_in_range(cls, value: Any) -> Any:
+        return value if isinstance(value, str) or value is None else checked_score(value)
+
+    @field_validator("scoring")
+    @classmethod
+    def _scoring_score_in_range(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        score = (value or {}).get("score")
+        if isinstance(score, int | float) and not isinstance(score, bool):
+            checked_score(score)
+        return value
+
     def validator_flags(self) -> tuple[str, ...] | None:
         """The output validator's arguments this group sets, or None to inherit them."""
         value = self.output_validator_args if self.output_validator_args is not None else self.output_validator_flags
         if value is None:
             return None
         if isinstance(value, dict):
-            return tuple(shlex.split(str(value.get("flags", ""))))
-        return tuple(shlex.split(value)) if isinstance(value, str) else tuple(value)
+            return split_flags(str(value.get("flags", "")))
+        return split_flags(value) if isinstance(value, str) else tuple(value)
 
 
 @dataclass(frozen=True)
@@ -94,42 +118,60 @@ def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
     data = root / DATA_FOLDER
     read: list[Path] = []
     tests: list[PackageTest] = []
-    top = _settings(data, read)
+    top = _settings(root, data, read)
     inherited = _inherit(_Inherited(flags, 1.0, 0.0, False), top)
     items: list[str | ScoreGroup] = []
+    above = frozenset({resolve_inside(data, root, folder=True)})
+    walk = _Walk(root, data, tests, read)
     for group in GROUPS:
         folder = data / group
-        if folder.is_dir() and not folder.is_symlink():
+        if os.path.lexists(folder):
             if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing, score.txt or not
-                walked = _walk(data, folder, dataclasses.replace(inherited, accept_score=0.0), tests, read)
+                walked = walk.group(folder, dataclasses.replace(inherited, accept_score=0.0), above)
                 items.append(dataclasses.replace(walked, checker_scores=False))
             else:
-                items.append(_walk(data, folder, inherited, tests, read))
+                items.append(walk.group(folder, inherited, above))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
     return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(read))
 
 
-def _walk(data: Path, folder: Path, parent: _Inherited, tests: list[PackageTest], read: list[Path]) -> ScoreGroup:
-    settings = _settings(folder, read)
-    inherited = _inherit(parent, settings)
-    items: list[str | ScoreGroup] = []
-    for entry in sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name)):
-        path = Path(entry.path)
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            items.append(_walk(data, path, inherited, tests, read))
-        elif entry.name.endswith(".in"):
-            answer = path.with_suffix(".ans")
-            if not os.path.lexists(answer):
-                raise SpecError(f"{answer}: missing; every .in needs its .ans (the reference answer)")
-            for file in (path, answer):
-                require_regular_inside(file, data.parent)
-            name = path.relative_to(data).with_suffix("").as_posix()
-            tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer), inherited.flags))
-            items.append(name)
-    return _group(folder.relative_to(data).as_posix(), tuple(items), inherited, settings)
+@dataclass(frozen=True)
+class _Walk:
+    """One walk of data/ in the package at `root`: the tests found and the settings files read, in order."""
+
+    root: Path
+    data: Path
+    tests: list[PackageTest]
+    read: list[Path]
+
+    def group(self, folder: Path, parent: _Inherited, above: frozenset[Path]) -> ScoreGroup:
+        """The group `folder` and everything below it. A folder may be a link to another inside the package
+        (walked under its own name, as a linked test is read under its); `above` holds the real paths of the
+        folders above, so a link to one of them is refused rather than walked forever."""
+        real = resolve_inside(folder, self.root, folder=True)
+        if real in above:
+            raise SpecError(f"{folder}: links to a folder above it; link to the tests, not to a group holding it")
+        settings = _settings(self.root, folder, self.read)
+        inherited = _inherit(parent, settings)
+        items: list[str | ScoreGroup] = []
+        for entry in sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name)):
+            path = Path(entry.path)
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                items.append(self.group(path, inherited, above | {real}))
+            elif entry.name.endswith(".in"):
+                answer = path.with_suffix(".ans")
+                if not os.path.lexists(answer):
+                    raise SpecError(f"{answer}: missing; every .in needs its .ans (the reference answer)")
+                for file in (path, answer):
+                    file_inside(file, real, self.root)
+                name = path.relative_to(self.data).with_suffix("").as_posix()
+                self.tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer),
+                                              inherited.flags))
+                items.append(name)
+        return _group(folder.relative_to(self.data).as_posix(), tuple(items), inherited, settings)
 
 
 def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
@@ -175,12 +217,11 @@ def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited
     return group
 
 
-def _settings(folder: Path, read: list[Path]) -> GroupSettings | None:
+def _settings(root: Path, folder: Path, read: list[Path]) -> GroupSettings | None:
     for name in SETTINGS_FILES:
         path = folder / name
         if os.path.lexists(path):
-            require_regular(path)
-            raw = read_spec_mapping(path, "output_validator_flags, accept_score, ...", empty_ok=True)
+            raw = read_spec_mapping(path, "output_validator_flags, accept_score, ...", empty_ok=True, root=root)
             try:
                 settings = GroupSettings.model_validate(raw)
             except ValidationError as error:

@@ -9,9 +9,9 @@ import os
 from pathlib import Path
 
 from judge.errors import SpecError
-from judge.intake import Refused, read_source
 from judge.packages.spec import PackageSpec, TimeMultipliers
 from judge.problem import Problem, TimeRule
+from judge.problem_files import read_problem_file
 
 TIMELIMIT_FILE = ".timelimit"
 DEFAULT_MEMORY_MIB = 2048
@@ -29,8 +29,8 @@ def given_time_limit(root: Path, spec: PackageSpec) -> tuple[float | None, Path 
     if not os.path.lexists(path):
         return spec.limits.time_limit, None
     try:
-        text = read_source(path, 64).decode("ascii").strip()
-    except (Refused, UnicodeDecodeError, OSError):
+        text = read_problem_file(path, root, 64, what=TIMELIMIT_FILE).decode("ascii").strip()
+    except UnicodeDecodeError:
         raise SpecError(f"{path}: must be a small regular file holding a number of seconds") from None
     try:
         seconds = float(text)

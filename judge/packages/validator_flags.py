@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from judge.errors import SpecError
@@ -45,3 +46,13 @@ def default_checker(flags: tuple[str, ...], where: Path) -> CheckerSpec:
         for option in TOLERANCES[word]:
             options[option] = number
     return CheckerSpec(name=CHECKER, options=options)
+
+
+def split_flags(text: str) -> tuple[str, ...]:
+    """Flags given as one string, split as a shell would; ValueError (pydantic reports it with the file and key)
+    when they do not split, as with a lone quote."""
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as error:
+        raise ValueError(f"cannot be split into words ({str(error).lower()}): {text!r}; close the quote, or "
+                         f"escape it with a backslash") from None
