@@ -184,3 +184,19 @@ def test_a_device_in_a_package_is_refused_unopened(tmp_path: Path) -> None:
     os.mknod(root / "input_validators" / "x.cpp", 0o600 | stat.S_IFCHR, os.makedev(1, 5))
     with pytest.raises(SpecError, match="input_validators/x.cpp: is a device;"):
         load_problem_folder(root)
+
+
+def test_a_validator_header_linked_inside_the_package_is_compiled_with_it(tmp_path: Path) -> None:
+    """A C++ output validator whose header is a link to the package's shared include folder (as packages keep
+    testlib.h once for several programs) compiles with that header: the link was checked at loading, and the
+    build copies what it points to."""
+    root = tmp_path / "anysum"
+    shutil.copytree(Path(__file__).parent / "packages" / "anysum", root)
+    (root / "include").mkdir()
+    (root / "include" / "verdicts.h").write_text("#define ACCEPTED 42\n")
+    _link(root / "output_validator" / "verdicts.h", "../include/verdicts.h")
+    source = root / "output_validator" / "validate.cpp"
+    text = source.read_text().replace("#include <fstream>", '#include <fstream>\n#include "verdicts.h"')
+    source.write_text(text.replace("return 42;", "return ACCEPTED;"))
+    done = _judge("verify", str(root))
+    assert done.returncode == 0, done.stdout + done.stderr
