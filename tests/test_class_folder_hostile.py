@@ -231,7 +231,7 @@ def _linked_answer(problem: Path) -> Path:
 @pytest.mark.parametrize("command", ["run", "grade"])
 @pytest.mark.parametrize(("spoil", "message"), [
     (_alias_bomb, "line 2: aliases (*name) are not allowed; write the value out"),
-    (_linked_answer, "is a symbolic link; a problem's files must be regular files inside its folder"),
+    (_linked_answer, "a symbolic link leads out of the problem folder (to "),
 ], ids=["alias bomb", "linked test file"])
 def test_a_hostile_problem_folder_is_one_line_and_exit_2(tmp_path: Path, command: str, spoil, message: str) -> None:
     problem = write_problem(tmp_path / "problems" / "add", "add", {"1": ("1 2\n", "3\n")})
@@ -244,4 +244,4 @@ def test_a_hostile_problem_folder_is_one_line_and_exit_2(tmp_path: Path, command
                           capture_output=True, text=True, cwd=REPO, timeout=60)
 
     assert done.returncode == 2, done.stderr
-    assert done.stderr == f"judge: {named}: {message}\n"
+    assert done.stderr.startswith(f"judge: {named}: {message}") and done.stderr.count("\n") == 1, done.stderr
