@@ -234,10 +234,10 @@ def test_the_packaged_table_is_valid_and_matches_the_loaded_one():
 
 @pytest.mark.parametrize(("text", "message"), [
     (TINY + "  optimise: true\n", "languages.yaml: lua.optimise: unknown key; remove it or check its spelling"),
-    (TINY.replace("'{lua}'", "'{lua_venv}'"), "languages.yaml: lua: value error, run: {lua_venv} is no placeholder "
+    (TINY.replace("'{lua}'", "'{lua_venv}'"), "languages.yaml: lua: run: {lua_venv} is no placeholder "
                                               "here; use one of {lua}, {main}, {memory_mib}, {program}, {source}, "
                                               "{source_label}"),
-    (TINY.replace("'{lua}'", "'{lua'"), "languages.yaml: lua: value error, run: '{lua' is not a command template"),
+    (TINY.replace("'{lua}'", "'{lua'"), "languages.yaml: lua: run: '{lua' is not a command template"),
     (TINY + "  max_processes: many\n", "languages.yaml: lua.max_processes: input should be a valid integer, got 'many'"),
     (TINY + "  time: {factor: 0}\n", "languages.yaml: lua.time.factor: must be a positive number, got 0"),
     (TINY.replace("  source_name: main.lua\n", ""), "languages.yaml: lua.source_name: missing; this key is required"),
