@@ -27,13 +27,13 @@ REFUSED = (OSError, TimeoutError)  # Dask's CommClosedError is an OSError
 
 @pytest.fixture(scope="module")
 def cluster_files(tmp_path_factory: pytest.TempPathFactory) -> ClusterFiles:
-    return make_cluster_files(tmp_path_factory.mktemp("made") / "cluster")
+    return make_cluster_files(tmp_path_factory.mktemp("made") / "cluster", days=30)
 
 
 @pytest.fixture(scope="module")
 def other_files(tmp_path_factory: pytest.TempPathFactory) -> ClusterFiles:
     """A second `init`: a valid folder, of another cluster."""
-    return make_cluster_files(tmp_path_factory.mktemp("other") / "cluster")
+    return make_cluster_files(tmp_path_factory.mktemp("other") / "cluster", days=30)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,7 @@ def test_init_makes_a_private_folder_whose_key_only_its_owner_reads(tmp_path: Pa
 def test_init_keeps_the_key_private_whatever_the_umask(tmp_path: Path) -> None:
     previous = os.umask(0)
     try:
-        files = make_cluster_files(tmp_path / "cluster")
+        files = make_cluster_files(tmp_path / "cluster", days=30)
     finally:
         os.umask(previous)
     assert stat.S_IMODE(files.key.stat().st_mode) == 0o600 and stat.S_IMODE(files.folder.stat().st_mode) == 0o700

@@ -24,7 +24,7 @@ def cluster_command() -> None:
 @cluster_command.command("init")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--days", type=click.IntRange(1, 3650), default=400, show_default=True,
-              help="How long the certificates are valid.")
+              help="How long the certificates are valid (400: a school year and its resits).")
 def init_command(folder: Path, days: int) -> None:
     """Make DIR (mode 0700) with a new CA's certificate and the certificate and key every machine of the
     cluster shows; copy DIR to the scheduler, each worker and where you run judge grade."""

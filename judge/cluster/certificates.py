@@ -23,12 +23,9 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from judge.cluster.files import ClusterFiles
 from judge.errors import JudgeError
 
-DEFAULT_DAYS = 400
-"""Long enough for a school year and its resits; `--days` sets another."""
-
-
-def make_cluster_files(folder: Path, days: int = DEFAULT_DAYS) -> ClusterFiles:
-    """Create `folder` (mode 0700) holding a new CA's certificate and a leaf certificate and key it signed."""
+def make_cluster_files(folder: Path, days: int) -> ClusterFiles:
+    """Create `folder` (mode 0700) holding a new CA's certificate and a leaf certificate and key it signed, both
+    valid for `days`."""
     files = ClusterFiles(folder)
     _make_private_folder(folder)
     now = datetime.datetime.now(datetime.timezone.utc)
