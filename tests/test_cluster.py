@@ -206,3 +206,29 @@ def test_cluster_worker_refuses_plain_tcp_and_a_missing_folder(tmp_path: Path, c
     assert "the cluster speaks TLS only; give tls://192.0.2.7:8786" in one_line_error(capsys)
     assert judge_main("cluster", "scheduler", tmp_path / "nowhere") == 2
     assert "no such folder" in one_line_error(capsys)
+
+
+def test_an_expired_folder_says_so_and_how_to_renew(cluster_files: ClusterFiles, monkeypatch) -> None:
+    import datetime
+    import types
+
+    import judge.cluster.files
+
+    class AfterExpiry(datetime.datetime):
+        @classmethod
+        def now(cls, tz: datetime.tzinfo | None = None) -> datetime.datetime:  # type: ignore[override]
+            return datetime.datetime.now(tz) + datetime.timedelta(days=31)  # the fixture's folder lasts 30 days
+
+    monkeypatch.setattr(judge.cluster.files, "datetime",
+                        types.SimpleNamespace(datetime=AfterExpiry, timezone=datetime.timezone))
+    with pytest.raises(JudgeError, match=r"ca\.pem: valid only from .* UTC; run judge cluster init again"):
+        cluster_files.checked()
+
+
+def test_a_scheduler_on_a_busy_port_is_one_line(cluster_files: ClusterFiles, capsys) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert judge_main("cluster", "scheduler", cluster_files.folder, "--host", "127.0.0.1", "--port", port) == 2
+    assert f"tls://127.0.0.1:{port}: cannot serve there" in one_line_error(capsys)
