@@ -1,5 +1,5 @@
-"""`judge grade --scheduler` against a real Dask cluster (two worker processes, one thread each), including a
-worker killed while it is judging."""
+"""`judge grade --scheduler` against a real Dask cluster started by `judge cluster scheduler` / `worker` (mutual
+TLS; two worker processes, one thread each), including a worker killed while it is judging."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import os
 import re
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -19,18 +21,45 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
-            distributed.Client(local) as client:
-        yield local.scheduler_address, client
+def cluster_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("cluster") / "certificates"
+    assert judge_main("cluster", "init", folder) == 0
+    return folder
 
 
-def test_a_cluster_gives_the_same_verdicts_as_local_workers(tmp_path: Path, cluster, capsys) -> None:
+@pytest.fixture(scope="module")
+def cluster(cluster_dir: Path):
+    """`judge cluster scheduler` and `judge cluster worker --nworkers 2` as a teacher starts them (mutual TLS),
+    and a client holding the cluster's certificate."""
+    from judge.cluster.files import ClusterFiles
+
+    judge = [sys.executable, "-m", "judge", "cluster"]
+    scheduler = subprocess.Popen([*judge, "scheduler", cluster_dir, "--host", "127.0.0.1", "--port", "0"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    workers = None
+    try:
+        address = re.search(r"tls://[0-9.]+:[0-9]+", scheduler.stdout.readline())[0]
+        workers = subprocess.Popen([*judge, "worker", cluster_dir, address, "--nworkers", "2"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with distributed.Client(address, security=ClusterFiles(cluster_dir).security(), timeout="30s") as client:
+            client.wait_for_workers(2, timeout=120)
+            assert set(client.nthreads().values()) == {1}
+            yield address, client
+    finally:
+        for process in (workers, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=60)
+
+
+def test_a_cluster_gives_the_same_verdicts_as_local_workers(tmp_path: Path, cluster, cluster_dir: Path,
+                                                            capsys) -> None:
     address, client = cluster
     problems = write_problems(tmp_path / "problems")
     root = write_class(tmp_path / "class")
 
-    assert judge_main("grade", problems, root, "--out", tmp_path / "out", "--scheduler", address) == 0
+    assert judge_main("grade", problems, root, "--out", tmp_path / "out", "--scheduler", address,
+                      "--cluster-dir", cluster_dir) == 0
 
     rows = stored_rows(tmp_path / "out")
     assert {pair: verdict for pair, (verdict, _) in rows.items()} == EXPECTED
@@ -40,13 +69,14 @@ def test_a_cluster_gives_the_same_verdicts_as_local_workers(tmp_path: Path, clus
     assert with_pid <= worker_pids and len(with_pid) == 2  # both workers judged, none of it ran here
 
 
-def test_a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing(tmp_path: Path, cluster) -> None:
+def test_a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing(tmp_path: Path, cluster,
+                                                                      cluster_dir: Path) -> None:
     address, client = cluster
     problems = write_problems(tmp_path / "problems")
     students = {f"s{index:02}": {"add.py": "slow_add", "mul.py": "mul_ac"} for index in range(8)}
     root = write_class(tmp_path / "class", students)
     out = tmp_path / "out"
-    process = grade_process(problems, root, "--out", out, "--scheduler", address)
+    process = grade_process(problems, root, "--out", out, "--scheduler", address, "--cluster-dir", cluster_dir)
     try:
         victim, lost = _busy_worker(client, out, process)
         os.kill(victim, signal.SIGKILL)
@@ -99,7 +129,7 @@ def _workers(out: Path) -> dict[tuple[str, str], str]:
         return {(student, problem): worker for student, problem, worker in rows}
 
 
-def test_verify_runs_on_the_cluster_too(tmp_path: Path, cluster, capsys) -> None:
+def test_verify_runs_on_the_cluster_too(tmp_path: Path, cluster, cluster_dir: Path, capsys) -> None:
     address, _ = cluster
     problems = write_problems(tmp_path / "problems")
     for name, source in (("accepted/sum.py", "add_ac"), ("wrong_answer/off.py", "add_wa")):
@@ -107,7 +137,7 @@ def test_verify_runs_on_the_cluster_too(tmp_path: Path, cluster, capsys) -> None
         path.parent.mkdir(parents=True)
         path.write_text(SOURCES[source], encoding="utf-8")
     code = judge_main("verify", "add", "--problems-dir", problems, "--submissions-dir", tmp_path / "submissions",
-                      "--scheduler", address, "--format", "json", "--sandbox", "none")
+                      "--scheduler", address, "--cluster-dir", cluster_dir, "--format", "json", "--sandbox", "none")
     document = json.loads(capsys.readouterr().out)
     assert code == 0, document
     assert [(Path(entry["path"]).name, entry["got"]) for entry in document["submissions"]] == [

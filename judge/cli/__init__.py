@@ -1,6 +1,6 @@
-"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, one module each,
-imported only when its command runs (`COMMANDS`), so `judge run` never pays for the gradebook, Dask, Hypothesis,
-copydetect or `doctor`.
+"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, `cluster`, one
+module each, imported only when its command runs (`COMMANDS`), so `judge run` never pays for the gradebook, Dask,
+Hypothesis, copydetect, cryptography or `doctor`.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "similarity": "judge.cli.similarity:similarity_command",
     "doctor": "judge.cli.doctor:doctor_command",
     "answers": "judge.cli.answers:answers_command",
+    "cluster": "judge.cli.cluster:cluster_command",
 }
 """Every command, as `"module:attribute"` of its click command (judge/cli/lazy_group.py imports it when used)."""
 

@@ -16,7 +16,14 @@ import click
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import default_jobs, sandbox_choice, sandbox_options, source_limit_option
+from judge.cli.options import (
+    default_jobs,
+    sandbox_choice,
+    sandbox_options,
+    scheduler_options,
+    source_limit_option,
+)
+from judge.cluster.address import scheduler_target
 from judge.errors import JudgeError
 from judge.grading.discovery import LayoutChoice
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
@@ -34,8 +41,7 @@ from judge.verdicts import Verdict
               help="CLASS/<student>/<problem>.<ext> or CLASS/<problem>/<student>.<ext>; auto tells them apart.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes judging at once (default: the number of cores).")
-@click.option("--scheduler", metavar="tcp://HOST:PORT",
-              help="Send the work to this Dask scheduler instead of local worker processes.")
+@scheduler_options
 @click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
 @click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
 @click.option("--stress", is_flag=True, help="For every WA pair, search for the smallest failing input (judge "
@@ -49,9 +55,9 @@ from judge.verdicts import Verdict
 @sandbox_options
 @click.pass_context
 def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
-                  jobs: int | None, scheduler: str | None, force: bool, partial: bool, stress: bool,
-                  stress_budget: float, submissions_dir: Path, source_limit: int | None, quiet: bool,
-                  sandbox: SandboxChoice, require_sandbox: bool, containment: str | None) -> None:
+                  jobs: int | None, scheduler: str | None, cluster_dir: Path | None, insecure: bool, force: bool,
+                  partial: bool, stress: bool, stress_budget: float, submissions_dir: Path, source_limit: int | None,
+                  quiet: bool, sandbox: SandboxChoice, require_sandbox: bool, containment: str | None) -> None:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
@@ -64,7 +70,8 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         class_dir=class_dir,
         out_dir=out_dir,
         layout=layout,
-        executor=ExecutorChoice(jobs=jobs or default_jobs(), scheduler=scheduler),
+        executor=ExecutorChoice(jobs=jobs or default_jobs(),
+                                scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None),
         options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox),
                            containment=containment, source_limit_kib=source_limit),
         force=force,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TypeVar, get_args
 
 import click
@@ -65,3 +66,17 @@ def chosen_format(report_format: str | None, as_json: bool) -> str:
         raise click.UsageError(f"--json means --format json, so it cannot go with --format {report_format}; "
                                "give one of them")
     return "json" if as_json else report_format or "text"
+
+
+def scheduler_options(function: Command) -> Command:
+    """`--scheduler tls://HOST:PORT`, `--cluster-dir DIR` (its certificates) and `--insecure` (plain tcp off
+    loopback); combine them with judge.cluster.address.scheduler_target."""
+    function = click.option("--insecure", is_flag=True,
+                            help="Allow a plain tcp:// scheduler off this machine: anyone who reaches it runs code "
+                                 "on every worker.")(function)
+    function = click.option("--cluster-dir", type=click.Path(path_type=Path), envvar="JUDGE_CLUSTER_DIR",
+                            default=None, help="The folder judge cluster init made, for a tls:// scheduler "
+                                               "[env: JUDGE_CLUSTER_DIR].")(function)
+    return click.option("--scheduler", metavar="tls://HOST:PORT",
+                        help="Send the work to this Dask scheduler (judge cluster scheduler) instead of local "
+                             "worker processes.")(function)

@@ -1,7 +1,7 @@
 """Where `judge grade` runs its tasks: the explicit table of executors, and the rule that picks one.
 
     local   a pool of `--jobs` worker processes on this machine (the default)
-    dask    an existing Dask distributed cluster, chosen by `--scheduler tcp://HOST:PORT`
+    dask    a Dask distributed cluster, chosen by `--scheduler tls://HOST:PORT --cluster-dir DIR`
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from judge.batch.executors.base import Executor, Finished
 from judge.batch.executors.dask_cluster import DaskExecutor
 from judge.batch.executors.local import LocalExecutor
+from judge.cluster.address import SchedulerTarget
 
 __all__ = ["EXECUTORS", "Executor", "ExecutorChoice", "Finished", "open_executor"]
 
@@ -21,7 +22,7 @@ class ExecutorChoice:
     """The command line's say on executors: `--jobs` for the local pool, `--scheduler` for Dask."""
 
     jobs: int
-    scheduler: str | None = None
+    scheduler: SchedulerTarget | None = None
 
     @property
     def kind(self) -> str:
@@ -30,7 +31,7 @@ class ExecutorChoice:
 
 EXECUTORS: dict[str, Callable[[ExecutorChoice], Executor]] = {
     "local": lambda choice: LocalExecutor(choice.jobs),
-    "dask": lambda choice: DaskExecutor(str(choice.scheduler)),
+    "dask": lambda choice: DaskExecutor(choice.scheduler),
 }
 
 

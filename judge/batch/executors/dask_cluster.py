@@ -1,8 +1,9 @@
-"""The Dask executor: tasks go to an existing Dask distributed cluster (`--scheduler tcp://HOST:PORT`).
+"""The Dask executor: tasks go to a Dask distributed cluster (`--scheduler tls://HOST:PORT --cluster-dir DIR`).
 
-Start the cluster with `dask scheduler` and, on each machine, `dask worker tcp://HOST:PORT --nthreads 1` (one
-judging at a time per worker, so measured times are not disturbed by a neighbour). Workers need `judge` and the
-languages' toolchains installed, but no shared file system: every task carries its problem and source bytes.
+Start the cluster with `judge cluster scheduler DIR` and, on each machine, `judge cluster worker DIR
+tls://HOST:PORT` (judge/cluster/: mutual TLS, one thread per worker, so measured times are not disturbed by a
+neighbour). Workers need `judge` and the languages' toolchains installed, but no shared file system: every task
+carries its problem and source bytes.
 
 When a worker dies, the scheduler runs its tasks again elsewhere (`run_pair` is idempotent); `retries` covers
 a task that raised on the worker (for example when unpickling it failed). A task still failing after that comes
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from judge.batch.executors.base import Finished
 from judge.batch.tasks import GradeTask, PairOutcome, run_pair
+from judge.cluster.address import SchedulerTarget
 from judge.errors import JudgeError
 
 if TYPE_CHECKING:
@@ -27,17 +29,20 @@ CONNECT_TIMEOUT = "10s"
 
 
 class DaskExecutor:
-    """A client of the cluster whose scheduler listens at `address`."""
+    """A client of the cluster whose scheduler `target` names, with its certificate when it is TLS."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, target: SchedulerTarget) -> None:
         try:
             from distributed import Client, as_completed
         except ImportError:
             raise JudgeError("--scheduler needs Dask: pip install 'judge[dask]'") from None
+        security = target.files.security() if target.files is not None else None
         try:
-            self._client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            self._client = Client(str(target.address), timeout=CONNECT_TIMEOUT, set_as_default=False,
+                                  security=security)
         except (OSError, TimeoutError, ValueError) as error:
-            raise JudgeError(f"--scheduler {address}: cannot reach a Dask scheduler there ({error})") from None
+            raise JudgeError(f"--scheduler {target.address}: cannot reach a Dask scheduler there "
+                             f"({' '.join(str(error).split())})") from None
         self._finished = as_completed(loop=self._client.loop)
         self._running: dict[Future[PairOutcome], GradeTask] = {}
 
