@@ -296,8 +296,8 @@ class LaunchServer:
         answer = self._ask_to_start(argv, cwd, env, files, contained)
         if "unusable" in answer:
             # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box.
-            print(f"judge: a warm box could not be reset after a test ({answer['unusable']}); "
-                  f"the next test runs in a fresh box", file=sys.stderr)
+            print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                  f"the next test gets a fresh one", file=sys.stderr)
             self.close()
             self._open()
             answer = self._ask_to_start(argv, cwd, env, files, contained)
@@ -308,8 +308,8 @@ class LaunchServer:
 
     def _ask_to_start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files,
                       contained: Contained) -> dict:
-        """The launcher's answer to a `run` request: `pid`, `error` (the program could not start) or
-        `unusable` (the box could not be reset after the test before)."""
+        """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
+        (the box could not be reset after the test before, or the launcher is gone), or nothing (no answer)."""
         self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
@@ -318,11 +318,12 @@ class LaunchServer:
             request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
             try:
                 forkserver.send(self._sock, request, descriptors)
-                ready = select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]
-                answer, _ = forkserver.receive(self._sock) if ready else ({}, [])
+                if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                    return {}
+                answer, _ = forkserver.receive(self._sock)
             except OSError as error:
-                raise JudgeFailure(f"the launcher is gone: {error.strerror}") from None
-        return answer
+                return {"unusable": f"the launcher is gone: {error.strerror}"}
+        return answer or {"unusable": "the launcher is gone"}
 
     def close(self) -> None:
         """Stop the launcher (and with it its box); also after an interruption. One that never started a run

@@ -60,6 +60,19 @@ def test_a_launcher_starts_runs_after_its_answer(tmp_path: Path) -> None:
     assert (tmp_path / "out").read_text() == "hello\n"
 
 
+def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A launcher that died after a test (nothing known kills it: here the test does) costs the next test
+    nothing but a fresh launcher's start; the judge says so."""
+    with LaunchServer(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as server:
+        assert echo(server, tmp_path) == 0
+        first = server._process
+        first.kill()
+        os.waitid(os.P_PID, first.pid, os.WEXITED | os.WNOWAIT)  # dead, and left to the server to reap
+        assert echo(server, tmp_path) == 0
+        assert server._process is not first
+    assert "the launcher could not be used again after a test (the launcher is gone" in capfd.readouterr().err
+
+
 def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
     """After a CE no test runs: the launcher, perhaps still starting, is killed and reaped at once."""
     sleeper = ["/bin/sh", "-c", "sleep 60"]
@@ -107,4 +120,4 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
                  run_in(server, tmp_path, argv), run_in(server, tmp_path, argv)]
     assert boxes[0] != boxes[1] == boxes[2]
     said = capfd.readouterr().err
-    assert "could not be reset" in said and "a fault the test put in" in said, said
+    assert "could not be used again after a test" in said and "a fault the test put in" in said, said
