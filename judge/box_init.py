@@ -8,11 +8,12 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   nobody else's to read); the launcher's code unmounted; no capability left to inherit.
 - `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
   mount of a host folder names that folder in the box's mount table.
-- `reset`: after a test, fresh namespaces and mounts for everything a test could leave something in or count
-  with: a new tmpfs on each writable folder (a file's inode number, what the test left there), a new IPC
-  namespace (System V ids, POSIX message queues), a new network namespace (the loopback's counters, `Udp
-  OutDatagrams`, a socket left in TIME_WAIT). Nothing the test left is looked at, so nothing it left can make
-  the reset fail; what fails anyway (the machine out of memory) is returned, not raised.
+- `fresh_namespaces` and `fresh_folders`: for every test, fresh namespaces and mounts for everything a test could
+  leave something in or count with: a new IPC namespace (System V ids, POSIX message queues) and a new network
+  namespace (the loopback's counters, `Udp OutDatagrams`, a socket left in TIME_WAIT), made while the test before
+  runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number, what the test
+  left there). Nothing the test left is looked at, so nothing it left can make the reset fail; what fails anyway
+  (the machine out of memory) is returned, not raised.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def settle_program(libc: ctypes.CDLL, program: str, scratch: list[Scratch]) -> N
     tmpfs of the box's own, then mount the writable folders again, so the box's mount table lists them after the
     program folder for the first test as for every other."""
     _copy_into_own_tmpfs(libc, program)
-    _raise_any(_fresh_folders(libc, scratch))
+    _raise_any(fresh_folders(libc, scratch))
 
 
 def _raise_any(failures: list[str]) -> None:
@@ -72,12 +73,13 @@ def _raise_any(failures: list[str]) -> None:
 
 
 def reset(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
-    """Fresh writable folders, IPC and network namespaces for the next test (see above); what failed, one line
-    each (empty when the box is as the first test found it)."""
-    return _fresh_folders(libc, scratch) + _fresh_namespaces(libc)
+    """Fresh writable folders, IPC and network namespaces (see above); what failed, one line each (empty when
+    the box is as the first test found it)."""
+    return fresh_folders(libc, scratch) + fresh_namespaces(libc)
 
 
-def _fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
+def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
+    """A fresh tmpfs on each writable folder, once a test's processes are gone; what failed."""
     failures = []
     for folder in scratch:
         try:
@@ -87,7 +89,9 @@ def _fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
     return failures
 
 
-def _fresh_namespaces(libc: ctypes.CDLL) -> list[str]:
+def fresh_namespaces(libc: ctypes.CDLL) -> list[str]:
+    """New IPC and network namespaces for the launcher, so for the next test it starts (a test keeps those it
+    was started in, and they go with its last process); what failed."""
     try:
         if libc.unshare(CLONE_NEWIPC | CLONE_NEWNET) != 0:
             raise OSError(ctypes.get_errno(), "unshare failed")

@@ -25,13 +25,13 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 # Appended to a copy of judge/box_init.py, never to the judge's own: a reset that fails as the launcher once did on
 # what a test left (RecursionError on deep folders), here on a file of a name no submission can know.
 FAULT = '''
-_real_reset = reset
+_real_fresh_folders = fresh_folders
 
 
-def reset(libc, scratch):
+def fresh_folders(libc, scratch):
     if os.path.exists("/box/make-the-reset-fail-in-this-test-only"):
         raise RecursionError("maximum recursion depth exceeded (a fault the test put in)")
-    return _real_reset(libc, scratch)
+    return _real_fresh_folders(libc, scratch)
 '''
 
 

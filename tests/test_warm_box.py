@@ -40,8 +40,8 @@ def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]
     fresh tag; returns the report and the tag."""
     tag = "wb" + uuid.uuid4().hex[:12]
     given = tag if given is None else given
-    problem = write_problem(tmp_path / "p", {f"{k + 1}": (given + "\n", answer + "\n") for k, answer in enumerate(answers)},
-                            time_limit=5, memory_limit=256, language_allowance=False)
+    tests = {f"{k + 1}": (given + "\n", answer + "\n") for k, answer in enumerate(answers)}
+    problem = write_problem(tmp_path / "p", tests, time_limit=5, memory_limit=256, language_allowance=False)
     command = [sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program), "--sandbox", "bwrap",
                "--feedback", "full", "--json", *extra]
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
