@@ -89,6 +89,7 @@ class Launcher:
         self.scratch: list[box_init.Scratch] = []  # the box's writable folders, mounted afresh for each test
         self.unusable: str | None = None  # why the box could not be reset after a test
         self.program: str | None = None  # the box's program folder, until it is copied in (the first run)
+        self.rlimits: list[tuple[int, int, int]] = []  # (resource, soft, hard) of every run
 
     def setup(self, request: dict, fds: list[int]) -> dict:
         libc = self.libc
@@ -106,8 +107,9 @@ class Launcher:
             self.program = request.get("program")
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        for which, soft, hard in request["rlimits"]:
-            lower_limit(which, soft, hard)
+        self.rlimits = [(int(which), int(soft), int(hard)) for which, soft, hard in request["rlimits"]]
+        if self.program is None:
+            self._lower_limits()
         if request.get("filter"):
             load_filter(bytes.fromhex(request["filter"]), request["syscall"])
         return {"ready": os.getpid(), "rss": _own_rss()}
@@ -168,6 +170,14 @@ class Launcher:
             box_init.settle_program(self.libc, program, self.scratch)
         except Exception as error:  # noqa: BLE001 -- the judge starts a fresh box on what it is told
             self.unusable = f"{program}: {error}"
+        finally:
+            self._lower_limits()
+
+    def _lower_limits(self) -> None:
+        """The submission's rlimits, on the launcher for every run to inherit: after the program is copied into
+        the box, which the output limit (RLIMIT_FSIZE) would stop at a program larger than the output."""
+        for which, soft, hard in self.rlimits:
+            lower_limit(which, soft, hard)
 
     def _clean(self) -> None:
         """No process of this test is left for the next one (in a box, nothing else either: its namespaces were

@@ -114,3 +114,11 @@ def test_the_box_names_no_folder_of_the_host(tmp_path: Path) -> None:
     the judge's own code). A box per test still shows its program folder's host path (see README)."""
     report, _ = judge_run(tmp_path, "host_paths.py", ["clean"] * TESTS, [])
     assert cases(report) == [("AC", "")] * TESTS
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_a_program_larger_than_the_output_limit_runs(tmp_path: Path, extra: list[str]) -> None:
+    """The warm box copies the program folder in before the first test: the copy is not held to the output limit
+    the launcher puts on every run (a static C++ program is larger than the default 1 MiB)."""
+    report, _ = judge_run(tmp_path, "large_program.c", ["ran"] * TESTS, extra)
+    assert cases(report) == [("AC", "")] * TESTS
