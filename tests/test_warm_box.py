@@ -1,7 +1,9 @@
 """The warm box (issue 11): every test of a submission runs in one bubblewrap box, started by a launcher that is
 the box's PID 1. Programs aimed at that design (tests/warm_box/) try to carry something from one test to the
-next: a file, a process, a hold on the launcher, or the knowledge of which test they are on. Each must learn
-nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave nothing behind.
+next (a file, a process, a connection, a hold on the launcher, the knowledge of which test they are on, counts
+the box keeps), to break the reset between two tests, or to read the host's folders in the box's mount table.
+Each must learn nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave
+nothing behind.
 """
 
 from __future__ import annotations
