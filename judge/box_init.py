@@ -1,51 +1,208 @@
 """What the launcher (judge/forkserver.py) does as the PID 1 of a warm box, where it is root: it takes the box
-over once, and empties it after every test. Standard library only, like the launcher.
+over once, and gives every test a box like the first one's. Standard library only, like the launcher, and
+nothing imported later: once the box is taken over, the launcher's own code is no longer in it.
 
 - `take_over`: a writable PID counter of the box's own (to reset before each run: every test's first process is
-  PID 2) and the box's POSIX message queues, each opened from a private mount that is detached at once, so no
-  process of the box ever sees it; the box's /proc mounted again with `hidepid=invisible` (the launcher's own
-  counters, which grow with every test, are nobody else's to read); no capability left to inherit.
-- `empty`: the box's writable folders, its POSIX message queues and System V objects, after a test.
+  PID 2), opened from a private mount that is detached at once, so no process of the box ever sees it; the box's
+  /proc mounted again with `hidepid=invisible` (the launcher's own counters, which grow with every test, are
+  nobody else's to read); the launcher's code unmounted; no capability left to inherit.
+- `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
+  mount of a host folder names that folder in the box's mount table.
+- `fresh_namespaces` and `fresh_folders`: for every test, fresh namespaces and mounts for everything a test could
+  leave something in or count with: a new IPC namespace (System V ids, POSIX message queues) and a new network
+  namespace (the loopback's counters, `Udp OutDatagrams`, a socket left in TIME_WAIT), made while the test before
+  runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number, what the test
+  left there). Nothing the test left is looked at, so nothing it left can make the reset fail; what fails anyway
+  (the machine out of memory) is returned, not raised.
 """
 
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
+import socket
+import stat
+import struct
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND = 32, 4096
+MOUNT_FLAGS = {"ro": MS_RDONLY, "nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": 1024,
+               "nodiratime": 2048, "relatime": 1 << 21, "strictatime": 1 << 24}
 MNT_DETACH = 2
+CLONE_NEWIPC, CLONE_NEWNET = 0x08000000, 0x40000000
+SIOCSIFFLAGS, IFF_UP = 0x8914, 1
 PR_CAPBSET_DROP = 24
 CAPABILITY_VERSION_3 = 0x20080522
-IPC_RMID = 0
 BOX_TMP = "/tmp"  # a tmpfs of the box, for a moment's private mounts
 
 
-def take_over(libc: ctypes.CDLL) -> tuple[int, int]:
-    """Take the box over (see above); returns the descriptors of its PID counter and its message queues."""
+class Scratch:
+    """A writable folder of the box (a tmpfs) and how bwrap mounted it, to mount a fresh one the same way. Not a
+    frozen dataclass: `dataclasses` takes 5 ms to import, in the launcher's start."""
+
+    __slots__ = ("path", "flags", "options")
+
+    def __init__(self, path: str, flags: int, options: str) -> None:
+        self.path, self.flags, self.options = path, flags, options
+
+
+def take_over(libc: ctypes.CDLL, scratch: list[str], own_code: str | None) -> tuple[int, list[Scratch]]:
+    """Take the box over (see above); returns the descriptor of its PID counter and its writable folders."""
     last_pid = _open_private(libc, "proc", "sys/kernel/ns_last_pid", os.O_WRONLY)
-    queues = _open_private(libc, "mqueue", ".", os.O_RDONLY | os.O_DIRECTORY)
     _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+    if own_code is not None and libc.umount2(own_code.encode(), MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), f"umount {own_code} failed")
     _clear_inheritable_capabilities(libc)
-    return last_pid, queues
+    folders = [_as_mounted(path) for path in scratch]
+    _raise_any(reset(libc, folders))  # the private mount above took an inode of /tmp
+    return last_pid, folders
 
 
-def empty(folders: list[str], queues: int | None) -> None:
-    """Empty `folders` and, where the launcher holds them (`queues`), the box's IPC namespace, which outlives a
-    test too."""
-    for folder in folders:
-        for entry in _entries(folder):
-            _remove(os.path.join(folder, entry))
-    if queues is not None:
-        for name in os.listdir(queues):
-            os.unlink(name, dir_fd=queues)
-        _remove_system_v_objects()
+def settle_program(libc: ctypes.CDLL, program: str, scratch: list[Scratch]) -> None:
+    """Before the first test (the launcher starts while the program compiles): copy the program folder into a
+    tmpfs of the box's own, then mount the writable folders again, so the box's mount table lists them after the
+    program folder for the first test as for every other."""
+    _copy_into_own_tmpfs(libc, program)
+    _raise_any(fresh_folders(libc, scratch))
+
+
+def _raise_any(failures: list[str]) -> None:
+    if failures:
+        raise OSError(f"the box could not be set up: {'; '.join(failures)}")
+
+
+def reset(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
+    """Fresh writable folders, IPC and network namespaces (see above); what failed, one line each (empty when
+    the box is as the first test found it)."""
+    return fresh_folders(libc, scratch) + fresh_namespaces(libc)
+
+
+def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
+    """A fresh tmpfs on each writable folder, once a test's processes are gone; what failed."""
+    failures = []
+    for folder in scratch:
+        try:
+            _fresh_tmpfs(libc, folder)
+        except Exception as error:  # noqa: BLE001 -- whatever it is, the box is not reset: the judge must know
+            failures.append(f"{folder.path}: {error}")
+    return failures
+
+
+def fresh_namespaces(libc: ctypes.CDLL) -> list[str]:
+    """New IPC and network namespaces for the launcher, so for the next test it starts (a test keeps those it
+    was started in, and they go with its last process); what failed."""
+    try:
+        if libc.unshare(CLONE_NEWIPC | CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "unshare failed")
+        _loopback_up()
+    except Exception as error:  # noqa: BLE001 -- as above
+        return [f"new IPC and network namespaces: {error}"]
+    return []
+
+
+def _fresh_tmpfs(libc: ctypes.CDLL, folder: Scratch) -> None:
+    """Detach the tmpfs on `folder.path` (lazily: whatever is left in it goes with its last user) and mount an
+    empty one the same way: inode numbers start again, and nothing of what the test left is traversed."""
+    if libc.umount2(folder.path.encode(), MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), "umount failed")
+    _mount(libc, "tmpfs", folder.path, "tmpfs", folder.flags, folder.options)
+
+
+def _loopback_up() -> None:
+    """Bring up the loopback of a new network namespace, as bwrap does for the first test (the kernel gives it
+    127.0.0.1 and ::1 as it comes up)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
+        fcntl.ioctl(control.fileno(), SIOCSIFFLAGS, struct.pack("16sH22x", b"lo", IFF_UP))
+
+
+def _as_mounted(path: str) -> Scratch:
+    """How `path`, a tmpfs, is mounted (its flags and options, from the box's mount table, and the mode and
+    owner of its root), so a fresh one can be mounted the same way."""
+    mounted = None
+    with open("/proc/self/mountinfo") as table:
+        for line in table:
+            before, _, after = line.partition(" - ")
+            fields = before.split()
+            if fields[4] == path:
+                mounted = (fields[5], after.split()[2])  # the last one: the mount on top
+    if mounted is None:
+        raise OSError(f"{path} is not a mount point")
+    flags = sum(MOUNT_FLAGS.get(flag, 0) for flag in mounted[0].split(","))
+    status = os.stat(path)
+    options = [option for option in mounted[1].split(",") if option not in ("rw", "ro")]
+    options += [f"mode={stat.S_IMODE(status.st_mode):o}", f"uid={status.st_uid}", f"gid={status.st_gid}"]
+    return Scratch(path, flags, ",".join(options))
+
+
+def _copy_into_own_tmpfs(libc: ctypes.CDLL, folder: str) -> None:
+    """Replace the bind mount of a host folder at `folder` by a read-only tmpfs holding a copy of it (modes,
+    owners and times kept, so a cached byte code stays valid): a bind mount names its host folder in the box's
+    mount table."""
+    source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        if libc.umount2(folder.encode(), MNT_DETACH) != 0:
+            raise OSError(ctypes.get_errno(), f"umount {folder} failed")
+        _mount(libc, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
+        _copy_tree(source, folder)
+        status = os.fstat(source)
+        os.chown(folder, status.st_uid, status.st_gid)
+        os.chmod(folder, stat.S_IMODE(status.st_mode))
+    finally:
+        os.close(source)
+    _mount(libc, "none", folder, "", MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
+
+
+def _copy_tree(source: int, target: str) -> None:
+    """Copy the folder open at `source` into the folder `target`, without recursion (a folder's depth is the
+    submission's to choose when it compiles)."""
+    pending = [(os.dup(source), target)]
+    while pending:
+        folder, destination = pending.pop()
+        try:
+            for entry in os.scandir(folder):
+                path = os.path.join(destination, entry.name)
+                status = entry.stat(follow_symlinks=False)
+                if entry.is_symlink():
+                    os.symlink(os.readlink(entry.name, dir_fd=folder), path)
+                elif entry.is_dir(follow_symlinks=False):
+                    os.mkdir(path, 0o700)
+                    pending.append((os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC,
+                                            dir_fd=folder), path))
+                elif entry.is_file(follow_symlinks=False):
+                    _copy_file(folder, entry.name, path)
+                else:
+                    continue
+                os.chown(path, status.st_uid, status.st_gid, follow_symlinks=False)
+                if not entry.is_symlink():
+                    os.chmod(path, stat.S_IMODE(status.st_mode))
+                os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns), follow_symlinks=False)
+        finally:
+            os.close(folder)
+
+
+def _copy_file(folder: int, name: str, path: str) -> None:
+    reader = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=folder)
+    try:
+        writer = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            size = os.fstat(reader).st_size
+            offset = 0
+            while offset < size:
+                sent = os.sendfile(writer, reader, offset, size - offset)
+                if sent == 0:
+                    break
+                offset += sent
+        finally:
+            os.close(writer)
+    finally:
+        os.close(reader)
 
 
 def _mount(libc: ctypes.CDLL, source: str, target: str, kind: str, flags: int, options: str | None) -> None:
     data = options.encode() if options is not None else None
     if libc.mount(source.encode(), target.encode(), kind.encode(), flags, data) != 0:
-        raise OSError(ctypes.get_errno(), f"mount {kind} on {target} failed")
+        raise OSError(ctypes.get_errno(), f"mount {kind or 'remount'} on {target} failed")
 
 
 def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
@@ -64,9 +221,9 @@ def _clear_inheritable_capabilities(libc: ctypes.CDLL) -> None:
 
 
 def _open_private(libc: ctypes.CDLL, kind: str, inside: str, flags: int) -> int:
-    """A file of a private mount of `kind` (proc, mqueue), open: the mount is made in the box's /tmp, the file
-    opened, and the mount detached at once, so only the descriptor remains and no process of the box ever sees
-    it (the box's own /proc is read-only: the PID counter needs a writable one)."""
+    """A file of a private mount of `kind`, open: the mount is made in the box's /tmp, the file opened, and the
+    mount detached at once, so only the descriptor remains and no process of the box ever sees it (the box's
+    own /proc is read-only: the PID counter needs a writable one)."""
     where = os.path.join(BOX_TMP, f".{kind}-{os.getpid()}")
     os.mkdir(where, mode=0o700)
     try:
@@ -77,43 +234,3 @@ def _open_private(libc: ctypes.CDLL, kind: str, inside: str, flags: int) -> int:
             libc.umount2(where.encode(), MNT_DETACH)
     finally:
         os.rmdir(where)
-
-
-def _remove_system_v_objects() -> None:
-    """Remove the System V shared memory, message queues and semaphores a test made (listed in /proc/sysvipc)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    removers = {"shm": lambda ident: libc.shmctl(ident, IPC_RMID, None),
-                "msg": lambda ident: libc.msgctl(ident, IPC_RMID, None),
-                "sem": lambda ident: libc.semctl(ident, 0, IPC_RMID)}
-    for kind, remove in removers.items():
-        try:
-            with open(f"/proc/sysvipc/{kind}") as listing:
-                rows = listing.read().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            remove(int(row.split()[1]))
-
-
-def _entries(folder: str) -> list[str]:
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return []
-
-
-def _remove(path: str) -> None:
-    """Delete a file or a tree the test made, also one it made unreadable (it is the launcher's own uid)."""
-    def allow_and_retry(function, name, _error) -> None:  # type: ignore[no-untyped-def]
-        os.chmod(os.path.dirname(name), 0o700)
-        function(name)
-
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            import shutil  # noqa: PLC0415 -- only for a test that left a folder: not in every launcher's start
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, onerror=allow_and_retry)
-        else:
-            os.unlink(path)
-    except OSError:
-        pass

@@ -5,8 +5,9 @@ box's PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its
 message with its open files attached:
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
-  the seccomp filter, and the folders to empty after each test. The launcher applies them to itself, so every
-  child inherits them and can be started with vfork + exec (about 1 ms less than a fork of a Python process).
+  the seccomp filter, and in a box its writable folders and its program folder. The launcher applies them to
+  itself, so every child inherits them and can be started with vfork + exec (about 1 ms less than a fork of a
+  Python process).
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
   writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
   group (its home join files, sent with `setup`), answers `{"pid"}`, and when the program ends answers with its
@@ -15,17 +16,20 @@ message with its open files attached:
   to the test (1 ms of CPU time on a trivial C program, measured); in the group the launcher itself is only the
   vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills
   what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
-  box's processes), and it empties /box, /tmp, /dev/shm and the box's IPC namespace; outside a box the
-  orphans it inherited as a subreaper. The next test finds nothing.
+  box's processes), and it gives the box fresh writable folders (and, made while the test ran, fresh IPC and
+  network namespaces: judge/box_init.py); outside a box the orphans it inherited as a subreaper. The next test
+  finds nothing.
+  A box that could not be reset serves no other test: the next `run` is answered `{"unusable"}` with what
+  failed, and the judge starts a fresh box for it.
 
 In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
 drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
 it is (judge/box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
-Only the standard library, judge/box_init.py and judge/own_limits.py are imported (a box sees nothing else),
-and of the library only what starts fast: the launcher starts while the judge compiles the program, and the
-first test waits for it.
+Only the standard library, judge/box_init.py and judge/own_limits.py are imported, all at its start (a box
+sees nothing else, and once the launcher has taken it over, not even them), and of the library only what starts
+fast: the launcher starts while the judge compiles the program, and the first test waits for it.
 """
 
 from __future__ import annotations
@@ -78,35 +82,47 @@ class Launcher:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.home: list[int] = []
-        self.wipe: list[str] = []
+        self.libc = ctypes.CDLL(None, use_errno=True)
         self.is_box_init = os.getpid() == 1
         self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
         self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
-        self.queues: int | None = None  # the box's POSIX message queues (a folder), open
+        self.scratch: list[box_init.Scratch] = []  # the box's writable folders, mounted afresh for each test
+        self.unusable: str | None = None  # why the box could not be reset after a test
+        self.program: str | None = None  # the box's program folder, until it is copied in (the first run)
+        self.rlimits: list[tuple[int, int, int]] = []  # (resource, soft, hard) of every run
 
     def setup(self, request: dict, fds: list[int]) -> dict:
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = self.libc
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         if not self.is_box_init:
             # Orphans (a daemonised grandchild) come back here, not to the machine's init: still findable.
             libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         self.home = fds
-        self.wipe = list(request["wipe"])
         if request.get("uid") is not None:
             self.run_uid = int(request["uid"])
             os.setgroups([])
-            self.last_pid, self.queues = box_init.take_over(libc)
+            own_code = os.path.dirname(os.path.abspath(box_init.__file__))
+            self.last_pid, self.scratch = box_init.take_over(libc, list(request["scratch"]), own_code)
+            self.program = request.get("program")
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        for which, soft, hard in request["rlimits"]:
-            lower_limit(which, soft, hard)
+        self.rlimits = [(int(which), int(soft), int(hard)) for which, soft, hard in request["rlimits"]]
+        if self.program is None:
+            self._lower_limits()
         if request.get("filter"):
             load_filter(bytes.fromhex(request["filter"]), request["syscall"])
         return {"ready": os.getpid(), "rss": _own_rss()}
 
     def run(self, request: dict, fds: list[int]) -> None:
         stdin, stdout, stderr, *join = fds
+        if self.program is not None:
+            self._settle_program(self.program)
+        if self.unusable is not None:
+            for descriptor in fds:
+                os.close(descriptor)
+            send(self.sock, {"unusable": self.unusable})
+            return
         try:
             if self.last_pid is not None:
                 os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
@@ -125,6 +141,9 @@ class Launcher:
             for descriptor in fds:
                 os.close(descriptor)
         send(self.sock, {"pid": pid})
+        if self.scratch:
+            # The next test's namespaces, while this one runs in its own: 0.3 ms less between two tests.
+            self._mark_unusable(box_init.fresh_namespaces(self.libc))
         self._await(pid)
 
     def _await(self, pid: int) -> None:
@@ -144,8 +163,39 @@ class Launcher:
         # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
         self._clean()
 
+    def _settle_program(self, program: str) -> None:
+        """Copy the compiled program into the box (box_init.settle_program): a box that cannot is unusable."""
+        self.program = None
+        try:
+            box_init.settle_program(self.libc, program, self.scratch)
+        except Exception as error:  # noqa: BLE001 -- the judge starts a fresh box on what it is told
+            self.unusable = f"{program}: {error}"
+        finally:
+            self._lower_limits()
+
+    def _lower_limits(self) -> None:
+        """The submission's rlimits, on the launcher for every run to inherit: after the program is copied into
+        the box, which the output limit (RLIMIT_FSIZE) would stop at a program larger than the output."""
+        for which, soft, hard in self.rlimits:
+            lower_limit(which, soft, hard)
+
     def _clean(self) -> None:
-        """No process of this test is left for the next one (in a box, no file either)."""
+        """No process of this test is left for the next one (in a box, nothing else either: its namespaces were
+        renewed while it ran, and its writable folders are now: judge/box_init.py).
+        Nothing a test leaves can make this raise: a failure marks the box unusable, and says why."""
+        try:
+            self._kill_leftovers()
+            failures = box_init.fresh_folders(self.libc, self.scratch) if self.scratch else []
+        except Exception as error:  # noqa: BLE001 -- the launcher must live to say the box is unusable
+            failures = [f"{type(error).__name__}: {error}"]
+        self._mark_unusable(failures)
+
+    def _mark_unusable(self, failures: list[str]) -> None:
+        """Serve no other test after a reset that failed (`run` says why)."""
+        if failures:
+            self.unusable = "; ".join(filter(None, [self.unusable, *failures]))
+
+    def _kill_leftovers(self) -> None:
         if self.is_box_init:
             try:
                 os.kill(-1, signal.SIGKILL)
@@ -160,7 +210,6 @@ class Launcher:
                 break
             if pid == 0:
                 break
-        box_init.empty(self.wipe, self.queues)
 
 
 def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int]) -> int:

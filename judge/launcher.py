@@ -212,35 +212,56 @@ class _Launched:
         return Exited(int(report["status"]), float(report["cpu"]), int(report["maxrss"]))
 
 
+@dataclass(frozen=True)
+class WarmBox:
+    """What a launcher that is the PID 1 of a warm box is told of it: its writable folders (mounted afresh for
+    each test), its program folder (copied into a tmpfs of its own) and the uid each run drops to."""
+
+    scratch: tuple[str, ...]
+    program: str
+    run_uid: int
+
+
 class LaunchServer:
     """A launcher process (judge/forkserver.py) with the rlimits and seccomp filter of one submission.
 
-    `command` starts judge/forkserver.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm box
-    (`in_box`: its pids are not the judge's, and it empties `wipe` after each run; it is root there and drops
-    each run to `run_uid`). `home_join_files` put it
-    back in a control group of its own after it started a run in the run's group (empty without groups).
+    `command` starts judge/forkserver.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm `box`
+    (its pids are not the judge's; it is root there, drops each run to the box's uid and resets the box after
+    each run). `home_join_files` put it back in a control group of its own after it started a run in the run's
+    group (empty without groups). A box that could not be reset after a test is replaced by a fresh one, started
+    the same way, for the next test.
     """
 
     def __init__(self, command: list[str], cwd: Path, limits: RunLimits, syscall_filter: LoadableFilter | None,
-                 home_join_files: tuple[Path, ...], in_box: bool = False, wipe: tuple[str, ...] = (),
-                 run_uid: int | None = None) -> None:
-        self.in_box = in_box
+                 home_join_files: tuple[Path, ...], box: WarmBox | None = None) -> None:
+        self.in_box = box is not None
+        self._command, self._cwd, self._home_join_files = command, cwd, home_join_files
+        self._setup = {"do": "setup", "rlimits": limits.rlimits(),
+                       "scratch": list(box.scratch) if box else [], "program": box.program if box else None,
+                       "uid": box.run_uid if box else None,
+                       "filter": syscall_filter.program.hex() if syscall_filter else None,
+                       "syscall": syscall_filter.syscall_number if syscall_filter else 0}
+        self._open()
+
+    def _open(self) -> None:
+        """Start a launcher and send it `setup`; its answer is awaited by the first run (`_set_up`)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
-        command = [*command, str(theirs.fileno())]  # the launcher's socket: the last argument
+        command = [*self._command, str(theirs.fileno())]  # the launcher's socket: the last argument
         self._stderr = tempfile.TemporaryFile()  # what the launcher says when it cannot start
         try:
             self._process = start_process(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=cwd,
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=self._cwd,
                 pass_fds=(theirs.fileno(),))
         finally:
             theirs.close()
         with ExitStack() as home:
-            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in home_join_files]
-            setup = {"do": "setup", "rlimits": limits.rlimits(), "wipe": list(wipe), "uid": run_uid,
-                     "filter": syscall_filter.program.hex() if syscall_filter else None,
-                     "syscall": syscall_filter.syscall_number if syscall_filter else 0}
-            forkserver.send(self._sock, setup, descriptors)
+            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno()
+                           for path in self._home_join_files]
+            try:
+                forkserver.send(self._sock, self._setup, descriptors)
+            except OSError:
+                pass  # it is gone already: the first run says why, from what it printed (`_set_up`)
         self._ready: dict | JudgeFailure | None = None  # its answer to `setup`, awaited by the first run
 
     @property
@@ -272,6 +293,23 @@ class LaunchServer:
 
     def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
               limits: RunLimits) -> Started:
+        answer = self._ask_to_start(argv, cwd, env, files, contained)
+        if "unusable" in answer:
+            # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box.
+            print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                  f"the next test gets a fresh one", file=sys.stderr)
+            self.close()
+            self._open()
+            answer = self._ask_to_start(argv, cwd, env, files, contained)
+        if "pid" not in answer:
+            raise JudgeFailure(f"the launcher could not start {argv[0]}: "
+                               f"{answer.get('error') or answer.get('unusable') or 'no answer'}")
+        return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
+
+    def _ask_to_start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files,
+                      contained: Contained) -> dict:
+        """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
+        (the box could not be reset after the test before, or the launcher is gone), or nothing (no answer)."""
         self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
@@ -280,13 +318,12 @@ class LaunchServer:
             request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
             try:
                 forkserver.send(self._sock, request, descriptors)
-                ready = select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]
-                answer, _ = forkserver.receive(self._sock) if ready else ({}, [])
+                if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                    return {}
+                answer, _ = forkserver.receive(self._sock)
             except OSError as error:
-                raise JudgeFailure(f"the launcher is gone: {error.strerror}") from None
-        if "pid" not in answer:
-            raise JudgeFailure(f"the launcher could not start {argv[0]}: {answer.get('error', 'no answer')}")
-        return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
+                return {"unusable": f"the launcher is gone: {error.strerror}"}
+        return answer or {"unusable": "the launcher is gone"}
 
     def close(self) -> None:
         """Stop the launcher (and with it its box); also after an interruption. One that never started a run

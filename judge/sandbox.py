@@ -37,11 +37,13 @@ SCRATCH_BYTES = 64 * 1024 * 1024
 SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
                  "/etc/alternatives", "/etc/java-17-openjdk", "/etc/java-21-openjdk", "/etc/ssl/certs")
 MERGED_USR_LINKS = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
-# All a warm box's launcher keeps of root: mount its own /proc and reset the PID counter (SYS_ADMIN), drop each
-# run to the box's uid (SETUID, SETGID) with no capability to inherit (SETPCAP), kill what a run left (KILL)
-# and empty its folders (DAC_OVERRIDE, FOWNER).
-LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL", "CAP_DAC_OVERRIDE",
-                         "CAP_FOWNER")
+# All a warm box's launcher keeps of root: mount its own /proc, fresh writable folders and a tmpfs copy of the
+# program folder, enter new IPC and network namespaces and reset the PID counter (SYS_ADMIN), bring up each new
+# network namespace's loopback (NET_ADMIN), copy the program folder's owners and modes (CHOWN, FOWNER) and read it
+# whatever they are (DAC_OVERRIDE), drop each run to the box's uid (SETUID, SETGID) with no capability to inherit
+# (SETPCAP), and kill what a run left (KILL).
+LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL",
+                         "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN")
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TMPDIR": "/tmp"}
 """The one environment policy: all a program in a box sees (bwrap sets it after --clearenv)."""
 
@@ -68,7 +70,8 @@ class Mounts:
     program_dir: Path
     toolchain: ToolchainView = field(default_factory=ToolchainView)
     writable_program_dir: bool = False
-    launcher_code: Path | None = None  # the judge package, shown at LAUNCHER_CODE to a warm box's launcher
+    # The judge package, shown at LAUNCHER_CODE to a warm box's launcher (which unmounts it once started).
+    launcher_code: Path | None = None
 
 
 class Sandbox(Protocol):

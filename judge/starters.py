@@ -3,8 +3,9 @@ allows it, else by forking the judge for each test.
 
 Without a sandbox the launcher runs as the judge's user. With bubblewrap it is the PID 1 of one warm box (as the
 box's root, each run dropped to the box's unprivileged uid): every test of the submission starts inside it, in
-its own control group, and between two tests the launcher kills every other process of the box and empties its
-writable folders; the box is torn down with the submission, so nothing of one student's run reaches another's.
+its own control group, and between two tests the launcher kills every other process of the box and gives it
+fresh writable folders and IPC and network namespaces (a box it could not reset is replaced by a fresh one); the
+box is torn down with the submission, so nothing of one student's run reaches another's.
 Following a run inside the box's PID namespace needs a control group, and dropping each run to another uid needs
 a judge that is root, so without either each test gets a fresh box of its own, as before.
 """
@@ -22,8 +23,8 @@ from judge import forkserver
 from judge.containment import Containment
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, resolve_toolchain
-from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, launcher_command
-from judge.sandbox import LAUNCHER_CODE, Mounts, Sandbox, ToolchainView
+from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, WarmBox, launcher_command
+from judge.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
 
 LAUNCHER_LANGUAGE = "python3"
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -44,8 +45,9 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     try:
         argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
         join = home.contained.join_files if home is not None else ()
-        with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, in_box,
-                          sandbox.scratch, sandbox.warm_box_uid) as server:
+        box = WarmBox(sandbox.scratch, str(PROGRAM), sandbox.warm_box_uid) \
+            if in_box and sandbox.warm_box_uid is not None else None
+        with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as server:
             yield server
     finally:
         if home is not None:

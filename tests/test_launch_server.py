@@ -4,6 +4,7 @@ starts while the program compiles; one that cannot start fails every run at once
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import pytest
 
 from judge.containment import Contained, Guards
 from judge.errors import JudgeFailure
-from judge.launcher import Files, LaunchServer, RunLimits, launcher_command
+from judge.launcher import Files, LaunchServer, RunLimits, WarmBox, launcher_command
+from judge.sandbox import LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, bwrap_problem, choose_sandbox
+from judge.starters import SYSTEM_PYTHON
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the launcher needs pidfds (Linux)")
 
@@ -19,6 +22,17 @@ LIMITS = RunLimits(cpu_backstop_seconds=5, output_bytes=1 << 20, memory_bytes=25
                    limit_address_space=False, max_tasks=None)
 CONTAINED = Contained((), Guards(limit_address_space=False, max_tasks=None), "token")
 REPOSITORY = Path(__file__).resolve().parent.parent
+# Appended to a copy of judge/box_init.py, never to the judge's own: a reset that fails as the launcher once did on
+# what a test left (RecursionError on deep folders), here on a file of a name no submission can know.
+FAULT = '''
+_real_fresh_folders = fresh_folders
+
+
+def fresh_folders(libc, scratch):
+    if os.path.exists("/box/make-the-reset-fail-in-this-test-only"):
+        raise RecursionError("maximum recursion depth exceeded (a fault the test put in)")
+    return _real_fresh_folders(libc, scratch)
+'''
 
 
 def echo(server: LaunchServer, tmp_path: Path) -> int:
@@ -46,6 +60,19 @@ def test_a_launcher_starts_runs_after_its_answer(tmp_path: Path) -> None:
     assert (tmp_path / "out").read_text() == "hello\n"
 
 
+def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A launcher that died after a test (nothing known kills it: here the test does) costs the next test
+    nothing but a fresh launcher's start; the judge says so."""
+    with LaunchServer(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as server:
+        assert echo(server, tmp_path) == 0
+        first = server._process
+        first.kill()
+        os.waitid(os.P_PID, first.pid, os.WEXITED | os.WNOWAIT)  # dead, and left to the server to reap
+        assert echo(server, tmp_path) == 0
+        assert server._process is not first
+    assert "the launcher could not be used again after a test (the launcher is gone" in capfd.readouterr().err
+
+
 def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
     """After a CE no test runs: the launcher, perhaps still starting, is killed and reaped at once."""
     sleeper = ["/bin/sh", "-c", "sleep 60"]
@@ -55,3 +82,42 @@ def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
     assert server._process.returncode is not None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def run_in(server: LaunchServer, tmp_path: Path, argv: list[str]) -> str:
+    """Run `argv` through `server`; what it printed."""
+    with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
+        started = server.start(argv, PROGRAM, {"PATH": "/usr/bin:/bin"},
+                               Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
+    exited = started.wait(10)
+    assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
+    return (tmp_path / "out").read_text()
+
+
+@pytest.mark.skipif(bwrap_problem() is not None or os.geteuid() != 0 or not Path(SYSTEM_PYTHON).is_file(),
+                    reason="a warm box needs bwrap, a judge that is root and the system's Python")
+def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                                   ) -> None:
+    """Nothing a test leaves is known to make the reset fail, so the fault is put into a copy of the launcher's
+    code (a seam of this test only: a submission reaches neither the judge's code nor its copy). The test after
+    the failed reset runs in a fresh box, the one after it in that same box, and the judge says what failed."""
+    code = tmp_path / "code" / "judge"
+    shutil.copytree(REPOSITORY / "judge", code, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(code / "box_init.py", "a") as box_init:
+        box_init.write(FAULT)
+    program = tmp_path / "program"
+    program.mkdir()
+    program.chmod(0o755)
+    shutil.copy(REPOSITORY / "tests" / "warm_box" / "box_identity.py", program)
+    sandbox = choose_sandbox("bwrap")
+    assert isinstance(sandbox, Bubblewrap) and sandbox.warm_box_uid is not None
+    command = sandbox.wrap(launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent),
+                           Mounts(program_dir=program, launcher_code=code), as_init=True)
+    box = WarmBox(sandbox.scratch, str(PROGRAM), sandbox.warm_box_uid)
+    argv = [SYSTEM_PYTHON, f"{PROGRAM}/box_identity.py"]
+    with LaunchServer(command, program, LIMITS, sandbox.syscall_filter, (), box) as server:
+        boxes = [run_in(server, tmp_path, [*argv, "make-the-reset-fail-in-this-test-only"]),
+                 run_in(server, tmp_path, argv), run_in(server, tmp_path, argv)]
+    assert boxes[0] != boxes[1] == boxes[2]
+    said = capfd.readouterr().err
+    assert "could not be used again after a test" in said and "a fault the test put in" in said, said

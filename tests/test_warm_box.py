@@ -1,7 +1,9 @@
 """The warm box (issue 11): every test of a submission runs in one bubblewrap box, started by a launcher that is
 the box's PID 1. Programs aimed at that design (tests/warm_box/) try to carry something from one test to the
-next: a file, a process, a hold on the launcher, or the knowledge of which test they are on. Each must learn
-nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave nothing behind.
+next (a file, a process, a connection, a hold on the launcher, the knowledge of which test they are on, counts
+the box keeps), to break the reset between two tests, or to read the host's folders in the box's mount table.
+Each must learn nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave
+nothing behind.
 """
 
 from __future__ import annotations
@@ -25,21 +27,23 @@ PROGRAMS = Path(__file__).parent / "warm_box"
 REPO = Path(__file__).resolve().parent.parent
 TESTS = 3
 # mode -> extra options of `judge run`: the warm box needs a control group and a judge that is root.
+WARM = pytest.mark.skipif(os.geteuid() != 0 or "cgroup" not in available_containments(),
+                          reason="a warm box needs a judge that is root and a control group per test")
 MODES = {
-    "warm": pytest.param([], id="warm", marks=pytest.mark.skipif(
-        os.geteuid() != 0 or "cgroup" not in available_containments(),
-        reason="a warm box needs a judge that is root and a control group per test")),
+    "warm": pytest.param([], id="warm", marks=WARM),
     "cold": pytest.param(["--containment", "proc"], id="cold"),
 }
 pytestmark = pytest.mark.skipif(bwrap_problem() is not None, reason=f"bwrap unusable: {bwrap_problem()}")
 
 
-def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]) -> tuple[dict, str]:
-    """`judge run --sandbox bwrap` of a tests/warm_box program on TESTS tests whose input is a fresh tag;
-    returns the report and the tag."""
+def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str], given: str | None = None,
+              ) -> tuple[dict, str]:
+    """`judge run --sandbox bwrap` of a tests/warm_box program on TESTS tests whose input is `given`, else a
+    fresh tag; returns the report and the tag."""
     tag = "wb" + uuid.uuid4().hex[:12]
-    problem = write_problem(tmp_path / "p", {f"{k + 1}": (tag + "\n", answer + "\n") for k, answer in enumerate(answers)},
-                            time_limit=5, memory_limit=256, language_allowance=False)
+    given = tag if given is None else given
+    tests = {f"{k + 1}": (given + "\n", answer + "\n") for k, answer in enumerate(answers)}
+    problem = write_problem(tmp_path / "p", tests, time_limit=5, memory_limit=256, language_allowance=False)
     command = [sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program), "--sandbox", "bwrap",
                "--feedback", "full", "--json", *extra]
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
@@ -77,5 +81,46 @@ def test_a_warm_box_serves_every_test_of_a_submission(tmp_path: Path, extra: lis
     """What the rest of this file proves holds in a box that really is shared (and, cold, really is not)."""
     report, _ = judge_run(tmp_path, "box_identity.py", ["-"] * TESTS, extra)
     boxes = TESTS if extra else 1
-    seen = {re.search(r"got '(net:\[\d+\])'", message).group(1) for _, message in cases(report)}
+    seen = {re.search(r"got '(pid:\[\d+\])'", message).group(1) for _, message in cases(report)}
     assert len(seen) == boxes, cases(report)
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, extra: list[str]) -> None:
+    """Inode numbers in /box, /tmp and /dev/shm, System V ids, the loopback's packets and `Udp: OutDatagrams`
+    are the same for every test: none counts the tests before it."""
+    report, _ = judge_run(tmp_path, "count_tests.py", ["-"] * TESTS, extra)
+    seen = [re.search(r"got '(inode[^']*)'", message).group(1) for _, message in cases(report)]
+    assert len(set(seen)) == 1, seen
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_no_connection_outlives_its_test(tmp_path: Path, extra: list[str]) -> None:
+    """A socket left in TIME_WAIT (it survives the processes of its test) is gone for the next test."""
+    report, _ = judge_run(tmp_path, "time_wait.py", ["none"] * TESTS, extra)
+    assert cases(report) == [("AC", "")] * TESTS
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+@pytest.mark.parametrize("depth", [1500, 5000])
+def test_what_a_test_leaves_cannot_break_the_box(tmp_path: Path, depth: int, extra: list[str]) -> None:
+    """Folders nested deeper than Python's recursion limit are cleared like any others: every test gets its
+    verdict (it once killed the launcher, and every later test was JE)."""
+    report, _ = judge_run(tmp_path, "deep_folders.py", ["left"] * TESTS, extra, given=str(depth))
+    assert cases(report) == [("AC", "")] * TESTS
+
+
+@WARM
+def test_the_box_names_no_folder_of_the_host(tmp_path: Path) -> None:
+    """The warm box's mount table names no folder of the host (the judge's temporary folder holding the program,
+    the judge's own code). A box per test still shows its program folder's host path (see README)."""
+    report, _ = judge_run(tmp_path, "host_paths.py", ["clean"] * TESTS, [])
+    assert cases(report) == [("AC", "")] * TESTS
+
+
+@pytest.mark.parametrize("extra", MODES.values())
+def test_a_program_larger_than_the_output_limit_runs(tmp_path: Path, extra: list[str]) -> None:
+    """The warm box copies the program folder in before the first test: the copy is not held to the output limit
+    the launcher puts on every run (a static C++ program is larger than the default 1 MiB)."""
+    report, _ = judge_run(tmp_path, "large_program.c", ["ran"] * TESTS, extra)
+    assert cases(report) == [("AC", "")] * TESTS

@@ -1,8 +1,8 @@
 # Every test of its problem has the same input, and test k's answer is k: the only way to pass a test past the
 # first is to learn which test it is on from something else. It tries what a warm box could give away (its PID,
-# the box's PID counter, how many processes /proc shows, what is in the writable folders, the number in its
-# control group's name, the CPU time of the box's PID 1) and prints its best guess; in a box of its own every
-# one says "1".
+# the box's PID counter, how many processes /proc shows, what is in the writable folders, the inode number of a
+# new file in /box, the number in its control group's name, the CPU time of the box's PID 1) and prints its best
+# guess; in a box of its own every one says "1".
 import os
 import re
 
@@ -14,6 +14,8 @@ for path in ("/proc/sys/kernel/ns_last_pid", "/proc/loadavg"):
         pass
 guesses.append(sum(name.isdigit() and name != "1" for name in os.listdir("/proc")))  # itself, in a fresh box
 guesses.append(1 + sum(len(os.listdir(place)) for place in ("/box", "/tmp", "/dev/shm")))
+open("/box/new", "w").close()
+guesses.append(os.stat("/box/new").st_ino - 1)  # a tmpfs numbers its inodes from 2
 for line in open("/proc/self/cgroup"):
     numbers = re.findall(r"-(\d+)$", line.strip())
     if numbers and int(numbers[-1]) < 1000:
