@@ -294,22 +294,25 @@ class LaunchServer:
     def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
               limits: RunLimits) -> Started:
         answer = self._ask_to_start(argv, cwd, env, files, contained)
-        if "unusable" in answer:
-            # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box.
-            print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
-                  f"the next test gets a fresh one", file=sys.stderr)
+        if "unusable" in answer or "gone" in answer:
+            # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box. A box
+            # that could not be reset is an anomaly worth a line; a launcher gone is what Ctrl-C of the judge's
+            # process group does too, where a line would only spoil the one the command ends with.
+            if "unusable" in answer:
+                print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                      f"the next test gets a fresh one", file=sys.stderr)
             self.close()
             self._open()
             answer = self._ask_to_start(argv, cwd, env, files, contained)
         if "pid" not in answer:
-            raise JudgeFailure(f"the launcher could not start {argv[0]}: "
-                               f"{answer.get('error') or answer.get('unusable') or 'no answer'}")
+            why = answer.get("error") or answer.get("unusable") or answer.get("gone") or "no answer"
+            raise JudgeFailure(f"the launcher could not start {argv[0]}: {why}")
         return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
 
     def _ask_to_start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files,
                       contained: Contained) -> dict:
         """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
-        (the box could not be reset after the test before, or the launcher is gone), or nothing (no answer)."""
+        (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer)."""
         self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
@@ -322,8 +325,8 @@ class LaunchServer:
                     return {}
                 answer, _ = forkserver.receive(self._sock)
             except OSError as error:
-                return {"unusable": f"the launcher is gone: {error.strerror}"}
-        return answer or {"unusable": "the launcher is gone"}
+                return {"gone": f"the launcher is gone: {error.strerror}"}
+        return answer or {"gone": "the launcher is gone"}
 
     def close(self) -> None:
         """Stop the launcher (and with it its box); also after an interruption. One that never started a run

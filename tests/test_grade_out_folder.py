@@ -204,6 +204,14 @@ def test_a_second_run_on_the_same_out_is_refused_with_one_line_while_the_first_r
     assert judge_main("grade", problems, root, "--out", out, "-q") == 0  # the lock ended with the run
 
 
+def _stored_so_far(out: Path) -> dict:
+    """The rows a killed run stored: none when it died before making its database or its table."""
+    try:
+        return stored_rows(out) if (out / "results.sqlite").exists() else {}
+    except sqlite3.OperationalError:  # killed between creating the file and its table
+        return {}
+
+
 def test_a_killed_run_frees_the_folder(tmp_path: Path, started: list) -> None:
     problems = write_problems(tmp_path / "problems")
     root = write_class(tmp_path / "class", SLOW_CLASS)
@@ -214,7 +222,7 @@ def test_a_killed_run_frees_the_folder(tmp_path: Path, started: list) -> None:
 
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
-    kept = stored_rows(out) if (out / "results.sqlite").exists() else {}
+    kept = _stored_so_far(out)
     rerun = grade_process(problems, root, "--out", out, "-j", "2")
     started.append(rerun)
     _, stderr = rerun.communicate(timeout=120)
