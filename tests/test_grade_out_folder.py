@@ -184,14 +184,20 @@ def started() -> Iterator[list[subprocess.Popen[str]]]:
             process.communicate()
 
 
-def test_a_second_run_on_the_same_out_is_refused_with_one_line_while_the_first_runs(
-        tmp_path: Path, started: list, capsys) -> None:
+def _first_run_holding_the_lock(tmp_path: Path, started: list) -> tuple[Path, Path, Path, subprocess.Popen]:
+    """A slow class's `judge grade -j 1` started in the background, once it holds its --out folder's lock."""
     problems = write_problems(tmp_path / "problems")
     root = write_class(tmp_path / "class", SLOW_CLASS)
     out = tmp_path / "out"
     first = grade_process(problems, root, "--out", out, "-j", "1")
     started.append(first)
     _wait_for_lock_holder(out, first)
+    return problems, root, out, first
+
+
+def test_a_second_run_on_the_same_out_is_refused_with_one_line_while_the_first_runs(
+        tmp_path: Path, started: list, capsys) -> None:
+    problems, root, out, first = _first_run_holding_the_lock(tmp_path, started)
 
     assert judge_main("grade", problems, root, "--out", out, "-j", "1") == 2
     assert capsys.readouterr().err == (
@@ -213,12 +219,7 @@ def _stored_so_far(out: Path) -> dict:
 
 
 def test_a_killed_run_frees_the_folder(tmp_path: Path, started: list) -> None:
-    problems = write_problems(tmp_path / "problems")
-    root = write_class(tmp_path / "class", SLOW_CLASS)
-    out = tmp_path / "out"
-    first = grade_process(problems, root, "--out", out, "-j", "1")
-    started.append(first)
-    _wait_for_lock_holder(out, first)
+    problems, root, out, first = _first_run_holding_the_lock(tmp_path, started)
 
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
