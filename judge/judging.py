@@ -17,18 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
-from judge.classify import Classification, classify
-from judge.containment import Containment
-from judge.containment_choice import choose_containment, describe
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.execute import Limits, RunSpec, run_limits
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
-from judge.launcher import Spawner, Starter
 from judge.language_table import Allowance, Language
 from judge.languages import detect_language, resolve_toolchain
 from judge.options import RunOptions
@@ -36,8 +30,15 @@ from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.program import Compiled, Program
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
-from judge.starters import test_starter
+from judge.runner import execute
+from judge.runner.classify import Classification, classify
+from judge.runner.containment.choice import choose_containment, describe
+from judge.runner.containment.protocol import Containment
+from judge.runner.execute import RunSpec, run_limits
+from judge.runner.limits import Limits
+from judge.runner.sandbox import Sandbox, choose_sandbox, scratch_folder
+from judge.runner.start import Spawner, Starter
+from judge.runner.starter_choice import test_starter
 from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from judge.errors import SandboxUnavailable
 from judge.options import SandboxChoice
-from judge.syscall_filter import LoadableFilter, compile_filter
+from judge.runner.syscall_filter import LoadableFilter, compile_filter
 
 BOX = Path("/box")
 # The unprivileged host uid a box runs as when the judge is root; no account uses it (isolate uses 60000 + box).

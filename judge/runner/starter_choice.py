@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from judge import forkserver
-from judge.containment import Containment
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, resolve_toolchain
-from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, WarmBox, launcher_command
-from judge.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
+from judge.runner.containment.protocol import Containment
+from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
+from judge.runner.start import RunLimits, Spawner, Starter
 
 LAUNCHER_LANGUAGE = "python3"
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -45,7 +45,7 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     try:
         argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
         join = home.contained.join_files if home is not None else ()
-        box = WarmBox(sandbox.scratch, str(PROGRAM), sandbox.warm_box_uid) \
+        box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid) \
             if in_box and sandbox.warm_box_uid is not None else None
         with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as server:
             yield server
@@ -68,8 +68,8 @@ def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | No
     against 47 ms here to a launcher ready), and the launcher needs nothing but the standard library."""
     if not sandbox.scratch:
         python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
-        return launcher_command(python, Path(forkserver.__file__).parent.parent), mounts
-    box_mounts = replace(mounts, launcher_code=Path(forkserver.__file__).parent)
+        return launcher_command(python, JUDGE_PACKAGE.parent), mounts
+    box_mounts = replace(mounts, launcher_code=JUDGE_PACKAGE)
     if Path(SYSTEM_PYTHON).is_file():
         return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts
     try:
