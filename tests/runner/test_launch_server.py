@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from judge.errors import JudgeFailure
+from judge.runner import starter_choice
 from judge.runner.containment.protocol import Contained, Guards
-from judge.runner.launcher.client import LaunchServer, WarmBox, launcher_command
-from judge.runner.sandbox import LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, bwrap_problem, choose_sandbox
+from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.sandbox import (LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, ToolchainView, bwrap_problem,
+                                  choose_sandbox)
 from judge.runner.start import Files, RunLimits
-from judge.runner.starter_choice import SYSTEM_PYTHON
+from judge.runner.starter_choice import SYSTEM_PYTHON, BoxPython
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the launcher needs pidfds (Linux)")
 
@@ -125,3 +127,19 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
     assert boxes[0] != boxes[1] == boxes[2]
     said = capfd.readouterr().err
     assert "could not be used again after a test" in said and "a fault the test put in" in said, said
+
+
+@pytest.mark.skipif(bwrap_problem() is not None, reason="a warm box needs bwrap")
+def test_without_a_system_python_a_box_runs_its_launcher_with_the_python_it_is_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner knows no language: the judging gives it the Python to show in a box (its Python 3 toolchain),
+    asked only where the machine has no system Python; without one, no launcher (each test gets a box)."""
+    monkeypatch.setattr(starter_choice, "SYSTEM_PYTHON", str(tmp_path / "no-python-here"))
+    sandbox, mounts = choose_sandbox("bwrap"), Mounts(program_dir=tmp_path)
+    python = BoxPython("/opt/python/bin/python3", ToolchainView(shown=(Path("/opt/python"),)))
+    launcher = starter_choice._launcher(sandbox, mounts, lambda: python)
+    assert launcher is not None
+    command, box_mounts = launcher
+    assert command == launcher_command(python.interpreter, LAUNCHER_CODE.parent)
+    assert Path("/opt/python") in box_mounts.toolchain.shown and box_mounts.launcher_code == JUDGE_PACKAGE
+    assert starter_choice._launcher(sandbox, mounts, lambda: None) is None
