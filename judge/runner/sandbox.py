@@ -80,7 +80,7 @@ class Sandbox(Protocol):
     name: str
     # True when a signal that killed the program comes back as exit code 128 + signal, as bwrap reports it.
     signals_as_exit_codes: bool
-    # Loaded into every run before exec (execute.py); None where libseccomp is missing (doctor says so).
+    # Loaded into every run before exec by its starter; None where libseccomp is missing (doctor says so).
     syscall_filter: LoadableFilter | None
     # The writable folders of a box, emptied between two tests that share it (none when there is no box).
     scratch: tuple[str, ...]

@@ -86,7 +86,7 @@ class Started(Protocol):
 class Starter(Protocol):
     """Starts a run's first process, already in the run's control group and under its limits."""
 
-    # RSS of the process the run is a copy of before exec (ru_maxrss counts it: see containment._polled_peak).
+    # RSS of the process a run is a copy of before exec (ru_maxrss counts it: containment/polled.py's _polled_peak).
     starter_rss: int
     # True when runs start inside an existing box: their argv is the bare command, their cwd and env the box's.
     in_box: bool
