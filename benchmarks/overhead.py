@@ -3,8 +3,8 @@ the same run.
 
     python benchmarks/overhead.py [--tests 100] [--repeats 4] [--containment cgroup,proc,portable] [--profile]
 
-For each containment (`--containment`, default: every one `judge.containment.available_containments()` names),
-alternating within every repeat so that load elsewhere on the machine hits every side alike:
+For each containment (`--containment`, default: every one `judge.runner.containment.choice.available_containments()`
+names), alternating within every repeat so that load elsewhere on the machine hits every side alike:
 
 a. Python, N tiny tests ("echo the number"): `judge_submission` with `--sandbox none` and `--sandbox bwrap`,
    against a bare loop that starts the same interpreter with the same flags (`toolchain.command` of
@@ -38,13 +38,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.containment_choice import available_containments
 from judge.judging import effective_limits, judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, load_problem
 from judge.results import SubmissionResult
-from judge.sandbox import bwrap_problem
+from judge.runner.containment.choice import available_containments
+from judge.runner.sandbox import bwrap_problem
 from judge.verdicts import Verdict
 
 PYTHON_SOURCE = "print(int(input()))\n"

@@ -7,12 +7,12 @@ import platform
 from dataclasses import dataclass
 
 from judge import __version__
-from judge.containment_choice import available_containments, choose_containment, describe
 from judge.errors import ToolchainMissing
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
 from judge.launchers import forget_launchers
-from judge.sandbox import BOX_UID, bwrap_problem, choose_sandbox, sandbox_gaps
-from judge.starters import shares_one_box
+from judge.runner.containment.choice import available_containments, choose_containment, describe
+from judge.runner.sandbox import BOX_UID, bwrap_problem, choose_sandbox, sandbox_gaps
+from judge.runner.starter_choice import shares_one_box
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import execute
 from judge.checkers.program import build_program
-from judge.classify import classify
 from judge.problem_code import PROBLEM_CODE_LIMITS, ValidatorVerdict
 from judge.program import Program
-from judge.sandbox import Sandbox
+from judge.runner import execute
+from judge.runner.classify import classify
+from judge.runner.sandbox import Sandbox
 
 VALID, INVALID = 42, 43
 

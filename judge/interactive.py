@@ -29,13 +29,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from judge import execute
 from judge.checkers.base import CheckResult
 from judge.checkers.program import ProgramChecker
-from judge.classify import Classification, classify
 from judge.errors import JudgeFailure
-from judge.execute import MIB, Limits, RunSpec, RunStats
 from judge.problem import TestCase
+from judge.runner import execute
+from judge.runner.classify import Classification, classify
+from judge.runner.execute import RunSpec, RunStats
+from judge.runner.limits import MIB, Limits
 from judge.verdicts import Verdict
 
 SIGPIPE_EXIT = 128 + signal.SIGPIPE

@@ -17,32 +17,34 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge import execute
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
-from judge.classify import Classification, classify
-from judge.containment import Containment
-from judge.containment_choice import choose_containment, describe
-from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.execute import Limits, RunSpec, run_limits
+from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
-from judge.launcher import Spawner, Starter
 from judge.language_table import Allowance, Language
-from judge.languages import detect_language, resolve_toolchain
+from judge.languages import LANGUAGES, detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
 from judge.program import Compiled, Program
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
-from judge.starters import test_starter
+from judge.runner import execute
+from judge.runner.classify import Classification, classify
+from judge.runner.containment.choice import choose_containment, describe
+from judge.runner.containment.protocol import Containment
+from judge.runner.execute import RunSpec, run_limits
+from judge.runner.limits import Limits
+from judge.runner.sandbox import Sandbox, choose_sandbox, scratch_folder
+from judge.runner.start import Spawner, Starter
+from judge.runner.starter_choice import BoxPython, test_starter
 from judge.suggest import nearby_path
 from judge.verdicts import Verdict
 
 DIFF_LINES = 12
 HIDDEN_DIFF_BYTES = 64 * 1024
+LAUNCHER_LANGUAGE = "python3"  # the language whose toolchain runs a warm box's launcher without a system Python
 
 
 @dataclass(frozen=True)
@@ -246,8 +248,18 @@ def _tests_started(setup: _Setup) -> Iterator[_Setup]:
     guards = setup.containment.guards(limits.max_processes)
     rlimits = run_limits(limits, guards, program.toolchain.language.limit_address_space)
     with setup.containment.for_runs(limits.memory_mib, limits.max_processes) as containment, \
-            test_starter(program.sandbox, containment, program.mounts, rlimits) as starter:
+            test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter:
         yield dataclasses.replace(setup, starter=starter, containment=containment)
+
+
+def _launcher_python() -> BoxPython | None:
+    """The Python 3 toolchain, to run a warm box's launcher on a machine without a system Python; None without
+    one (each test then gets a box of its own)."""
+    try:
+        python = resolve_toolchain(LANGUAGES[LAUNCHER_LANGUAGE])
+    except ToolchainMissing:
+        return None
+    return BoxPython(python.paths["python"], python.view)
 
 
 def effective_limits(spec: ProblemSpec, language: Language) -> Limits:

@@ -25,7 +25,7 @@ from typing import Any
 from judge.errors import SubmissionError, ToolchainMissing
 from judge.language_table import Language, LanguageTable, ToolSpec, languages_from_fields
 from judge.launchers import launched_binary
-from judge.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
+from judge.runner.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
 from judge.tool_cache import cache_dir, read_record, tool_key, validated_once, write_record
 
 ELF_MAGIC = b"\x7fELF"

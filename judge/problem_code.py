@@ -12,14 +12,14 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import execute
-from judge.classify import classify
 from judge.errors import JudgeFailure
-from judge.execute import RunSpec
 from judge.languages import LANGUAGES, Toolchain, resolve_toolchain
 from judge.problem_files import read_problem_file
-from judge.execute import Limits
-from judge.sandbox import Mounts, Sandbox, program_env
+from judge.runner import execute
+from judge.runner.classify import classify
+from judge.runner.execute import RunSpec
+from judge.runner.limits import Limits
+from judge.runner.sandbox import Mounts, Sandbox, program_env
 
 # Per call for a checker, per test input for a validator. Generous: a checker may be slow Python, but a
 # checker that needs more than this is broken, and must not hold a class's grading hostage.

@@ -11,12 +11,13 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import execute
-from judge.classify import classify
-from judge.containment import Containment
-from judge.execute import Limits, RunSpec
 from judge.languages import Toolchain, main_name
-from judge.sandbox import BOX, SANDBOX_ENV, Mounts, Sandbox, program_env
+from judge.runner import execute
+from judge.runner.classify import classify
+from judge.runner.containment.protocol import Containment
+from judge.runner.execute import RunSpec
+from judge.runner.limits import Limits
+from judge.runner.sandbox import BOX, SANDBOX_ENV, Mounts, Sandbox, program_env
 from judge.verdicts import Verdict
 
 COMPILE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=2048, output_mib=16, max_processes=256)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Protocol
 
-from judge.execute import Limits
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 

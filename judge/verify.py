@@ -26,10 +26,10 @@ from judge.input_validators import InputValidator
 from judge.options import RunOptions
 from judge.packages.timing import with_time_limit
 from judge.problem import Problem, TestCase
-from judge.problem_folder import load_problem_folder
 from judge.problem_code import ProblemCodeBox, run_validator
+from judge.problem_folder import load_problem_folder
 from judge.results import SubmissionResult
-from judge.sandbox import Sandbox, choose_sandbox, scratch_folder
+from judge.runner.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.verdicts import Verdict
 
 MARGIN_WARNING = 0.5

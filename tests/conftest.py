@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from judge.sandbox import bwrap_problem
+from judge.runner.sandbox import bwrap_problem
 
 PROGRAMS = Path(__file__).parent / "programs"
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,8 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge import cgroups
-from judge.sandbox import BOX_UID
+from judge.runner.containment import cgroups
+from judge.runner.sandbox import BOX_UID
 
 REPO = Path(__file__).resolve().parent.parent
 # An unprivileged uid no account uses; not BOX_UID, which is the box of a root judge.
@@ -42,12 +42,12 @@ JUDGE_UID = 60001
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 JUDGE_PATH = "/usr/bin:/bin"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
-# The v1 controllers the judge makes run groups in (judge/cgroups.py).
+# The v1 controllers the judge makes run groups in (judge/runner/containment/cgroups.py).
 V1_CONTROLLERS = ("memory", "cpuacct", "pids", "freezer")
 V2_UNDELEGABLE = (
     "cgroup v2: the judge makes its run groups under the group it runs in, and v2 lets no group that holds a "
     "process (the judge) enable controllers for its children, so a delegated group cannot serve it; "
-    "judge/cgroups.py would first have to move itself into a leaf group of the delegated one"
+    "judge/runner/containment/cgroups.py would first have to move itself into a leaf group of the delegated one"
 )
 # Run as the judge's user: which Python it gets, whether the venv's packages load, and what bwrap lacks there.
 PROBE = (
@@ -55,7 +55,7 @@ PROBE = (
     "found = {'version': list(sys.version_info[:2])}\n"
     "try:\n"
     "    import psutil, pydantic_core, pyseccomp, yaml\n"
-    "    from judge.sandbox import sandbox_gaps\n"
+    "    from judge.runner.sandbox import sandbox_gaps\n"
     "    found['bwrap_gaps'] = sandbox_gaps()\n"
     "except ImportError as error:\n"
     "    found['import_error'] = str(error)\n"
@@ -69,7 +69,7 @@ assert JUDGE_UID != BOX_UID
 @dataclass(frozen=True)
 class JudgeUser:
     """How to start a command as the judge's unprivileged user. `bwrap_gaps`: what bwrap cannot guarantee for
-    that user here (judge.sandbox.sandbox_gaps as it sees it); empty when `--sandbox bwrap` works."""
+    that user here (judge.runner.sandbox.sandbox_gaps as it sees it); empty when `--sandbox bwrap` works."""
 
     uid: int
     setpriv: str

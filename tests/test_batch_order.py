@@ -13,11 +13,11 @@ from judge.batch.order import longest_first
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
-from judge.execute import Limits
 from judge.grading.session import previous_seconds
 from judge.grading.store import ResultStore
 from judge.options import RunOptions
 from judge.results import CaseResult, SubmissionResult
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 

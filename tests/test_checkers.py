@@ -22,7 +22,7 @@ from judge.checkers.tokens import TokensChecker
 from judge.errors import JudgeFailure, SpecError
 from judge.problem import Problem, load_problem
 from judge.problem_code import ProblemCodeBox
-from judge.sandbox import bwrap_problem, choose_sandbox
+from judge.runner.sandbox import bwrap_problem, choose_sandbox
 from judge.verdicts import Verdict
 
 AC, WA, PE = Verdict.AC, Verdict.WA, Verdict.PE

@@ -18,14 +18,14 @@ import yaml
 
 from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.problems import load_problems
+from judge.batch.tasks import PairOutcome
 from judge.grading.discovery import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
-from judge.batch.tasks import PairOutcome
 from judge.options import RunOptions
-from judge.execute import Limits
 from judge.results import CaseResult, SubmissionResult
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 ADD_TESTS = {"1": ("1 2\n", "3\n"), "2": ("10 20\n", "30\n"), "3": ("-5 5\n", "0\n")}

@@ -24,8 +24,8 @@ import nonroot
 from judge import problem_code
 from judge.checkers import custom
 from judge.cli import main
-from judge.containment_choice import available_containments
 from judge.failures import MISSING_TOOLCHAIN, OnMissingToolchain
+from judge.runner.containment.choice import available_containments
 
 COMMANDS = ("run", "verify", "grade")
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"

@@ -141,7 +141,7 @@ def test_a_program_checker_must_be_a_file_inside(tmp_path: Path, checker: str, m
 def test_a_validator_is_compiled_once_per_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.checkers.program import build_program
     from judge.program import Program
-    from judge.sandbox import choose_sandbox
+    from judge.runner.sandbox import choose_sandbox
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     sandbox = choose_sandbox("none")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from judge.execute import Limits
 from judge.results import CaseResult, SubmissionResult
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 

@@ -85,7 +85,7 @@ def test_the_language_table_is_validated_once(tmp_path: Path, monkeypatch: pytes
 
 
 def test_the_seccomp_program_is_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge import syscall_filter
+    from judge.runner import syscall_filter
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     compile_filter = syscall_filter.compile_filter.__wrapped__  # without the in-process memo

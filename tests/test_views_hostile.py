@@ -24,11 +24,11 @@ from test_grade_helpers import judge_main, write_problem
 from judge.expectation import Expectation
 from judge.grading.discovery import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
-from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.grading.store import Fingerprint, StoredResult
+from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.reporters.verify import VERIFY_REPORTERS
-from judge.execute import Limits
 from judge.results import CaseResult, SubmissionResult
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 from judge.verify import SubmissionCheck, VerifyReport
 from judge.verify import TestDataCheck as DataCheck  # not collected as a test class

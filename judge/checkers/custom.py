@@ -26,12 +26,12 @@ import time
 from pathlib import Path
 
 from judge.checkers.base import CheckResult
-from judge.containment import Run, kill_process_group
-from judge.containment_choice import choose_containment
 from judge.errors import JudgeFailure, SpecError
-from judge.execute import run_limits
-from judge.launcher import child_setup, start_process
 from judge.problem_code import JUDGE_PACKAGE, PROBLEM_CODE_LIMITS, ProblemCodeBox
+from judge.runner.containment.choice import choose_containment
+from judge.runner.containment.protocol import Run, kill_process_group
+from judge.runner.execute import run_limits
+from judge.runner.start import child_setup, start_process
 from judge.verdicts import Verdict
 
 REPLY_BYTES = 64 * 1024

@@ -23,16 +23,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from judge import execute
 from judge.checkers.base import CheckResult
 from judge.checkers.points import read_score_file, split_points
-from judge.classify import classify
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.execute import Limits, RunSpec, RunStats
 from judge.languages import Toolchain, detect_language, resolve_toolchain
-from judge.program import Program
 from judge.problem_code import PROBLEM_CODE_LIMITS
-from judge.sandbox import Sandbox
+from judge.program import Program
+from judge.runner import execute
+from judge.runner.classify import classify
+from judge.runner.execute import RunSpec, RunStats
+from judge.runner.limits import Limits
+from judge.runner.sandbox import Sandbox
 from judge.tool_cache import cache_dir, content_key
 from judge.verdicts import Verdict
 

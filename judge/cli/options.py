@@ -9,8 +9,8 @@ from typing import TypeVar, get_args
 
 import click
 
-from judge.containment_choice import CONTAINMENT_NAMES
 from judge.options import MAX_SOURCE_LIMIT_KIB, SandboxChoice
+from judge.runner.containment.choice import CONTAINMENT_NAMES
 
 Command = TypeVar("Command", bound=Callable[..., object])
 

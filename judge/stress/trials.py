@@ -15,7 +15,7 @@ from judge.languages import detect_language, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase
 from judge.problem_code import ProblemCodeBox, run_validator
-from judge.sandbox import scratch_folder
+from judge.runner.sandbox import scratch_folder
 from judge.verdicts import Verdict
 from judge.verify import reference_submissions
 

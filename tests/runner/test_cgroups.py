@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from judge import cgroups
+from judge.runner.containment import cgroups
 
 MIB = 1024 * 1024
 

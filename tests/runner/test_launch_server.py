@@ -1,5 +1,6 @@
-"""The launcher's life around a submission (judge/launcher.py): its answer is awaited by the first run, so that it
-starts while the program compiles; one that cannot start fails every run at once; one never used is not waited for."""
+"""The launcher's life around a submission (judge/runner/launcher/client.py): its answer is awaited by the first
+run, so that it starts while the program compiles; one that cannot start fails every run at once; one never
+used is not waited for."""
 
 from __future__ import annotations
 
@@ -10,20 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from judge.containment import Contained, Guards
 from judge.errors import JudgeFailure
-from judge.launcher import Files, LaunchServer, RunLimits, WarmBox, launcher_command
-from judge.sandbox import LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, bwrap_problem, choose_sandbox
-from judge.starters import SYSTEM_PYTHON
+from judge.runner import starter_choice
+from judge.runner.containment.protocol import Contained, Guards
+from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.sandbox import (LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, ToolchainView, bwrap_problem,
+                                  choose_sandbox)
+from judge.runner.start import Files, RunLimits
+from judge.runner.starter_choice import SYSTEM_PYTHON, BoxPython
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the launcher needs pidfds (Linux)")
 
 LIMITS = RunLimits(cpu_backstop_seconds=5, output_bytes=1 << 20, memory_bytes=256 << 20,
                    limit_address_space=False, max_tasks=None)
 CONTAINED = Contained((), Guards(limit_address_space=False, max_tasks=None), "token")
-REPOSITORY = Path(__file__).resolve().parent.parent
-# Appended to a copy of judge/box_init.py, never to the judge's own: a reset that fails as the launcher once did on
-# what a test left (RecursionError on deep folders), here on a file of a name no submission can know.
+REPOSITORY = Path(__file__).resolve().parents[2]
+# Appended to a copy of judge/runner/launcher/box_init.py, never to the judge's own: a reset that fails as the
+# launcher once did on what a test left (RecursionError on deep folders), here on a file of a name no submission
+# can know.
 FAULT = '''
 _real_fresh_folders = fresh_folders
 
@@ -104,17 +109,17 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
     the failed reset runs in a fresh box, the one after it in that same box, and the judge says what failed."""
     code = tmp_path / "code" / "judge"
     shutil.copytree(REPOSITORY / "judge", code, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(code / "box_init.py", "a") as box_init:
+    with open(code / "runner" / "launcher" / "box_init.py", "a") as box_init:
         box_init.write(FAULT)
     program = tmp_path / "program"
     program.mkdir()
     program.chmod(0o755)
-    shutil.copy(REPOSITORY / "tests" / "warm_box" / "box_identity.py", program)
+    shutil.copy(Path(__file__).parent / "warm_box" / "box_identity.py", program)
     sandbox = choose_sandbox("bwrap")
     assert isinstance(sandbox, Bubblewrap) and sandbox.warm_box_uid is not None
     command = sandbox.wrap(launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent),
                            Mounts(program_dir=program, launcher_code=code), as_init=True)
-    box = WarmBox(sandbox.scratch, str(PROGRAM), sandbox.warm_box_uid)
+    box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid)
     argv = [SYSTEM_PYTHON, f"{PROGRAM}/box_identity.py"]
     with LaunchServer(command, program, LIMITS, sandbox.syscall_filter, (), box) as server:
         boxes = [run_in(server, tmp_path, [*argv, "make-the-reset-fail-in-this-test-only"]),
@@ -122,3 +127,19 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
     assert boxes[0] != boxes[1] == boxes[2]
     said = capfd.readouterr().err
     assert "could not be used again after a test" in said and "a fault the test put in" in said, said
+
+
+@pytest.mark.skipif(bwrap_problem() is not None, reason="a warm box needs bwrap")
+def test_without_a_system_python_a_box_runs_its_launcher_with_the_python_it_is_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner knows no language: the judging gives it the Python to show in a box (its Python 3 toolchain),
+    asked only where the machine has no system Python; without one, no launcher (each test gets a box)."""
+    monkeypatch.setattr(starter_choice, "SYSTEM_PYTHON", str(tmp_path / "no-python-here"))
+    sandbox, mounts = choose_sandbox("bwrap"), Mounts(program_dir=tmp_path)
+    python = BoxPython("/opt/python/bin/python3", ToolchainView(shown=(Path("/opt/python"),)))
+    launcher = starter_choice._launcher(sandbox, mounts, lambda: python)
+    assert launcher is not None
+    command, box_mounts = launcher
+    assert command == launcher_command(python.interpreter, LAUNCHER_CODE.parent)
+    assert Path("/opt/python") in box_mounts.toolchain.shown and box_mounts.launcher_code == JUDGE_PACKAGE
+    assert starter_choice._launcher(sandbox, mounts, lambda: None) is None

@@ -14,29 +14,37 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge import forkserver
-from judge.containment import Containment
-from judge.errors import ToolchainMissing
-from judge.languages import LANGUAGES, resolve_toolchain
-from judge.launcher import LaunchServer, RunLimits, Spawner, Starter, WarmBox, launcher_command
-from judge.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
+from judge.runner.containment.protocol import Containment
+from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
+from judge.runner.start import RunLimits, Spawner, Starter
 
-LAUNCHER_LANGUAGE = "python3"
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
+@dataclass(frozen=True)
+class BoxPython:
+    """A Python interpreter a box can run the launcher with: its path and what the box must show of it."""
+
+    interpreter: str
+    view: ToolchainView
+
+
 @contextmanager
-def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits) -> Iterator[Starter]:
-    """The starter for every test of one submission, torn down (with its box) when the block ends."""
+def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits,
+                 box_python: Callable[[], BoxPython | None]) -> Iterator[Starter]:
+    """The starter for every test of one submission, torn down (with its box) when the block ends. `box_python`
+    is asked only on a machine without a system Python, for another interpreter to run a warm box's launcher
+    (None: there is none, and each test gets a box of its own)."""
     in_box = bool(sandbox.scratch)
     # The launcher waits through pidfds and reaps orphans as a subreaper: Linux only.
     usable = hasattr(os, "pidfd_open") and (not in_box or shares_one_box(sandbox, containment))
-    launcher = _launcher(sandbox, mounts) if usable else None
+    launcher = _launcher(sandbox, mounts, box_python) if usable else None
     if launcher is None:
         yield Spawner(sandbox.syscall_filter)
         return
@@ -45,7 +53,7 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     try:
         argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
         join = home.contained.join_files if home is not None else ()
-        box = WarmBox(sandbox.scratch, str(PROGRAM), sandbox.warm_box_uid) \
+        box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid) \
             if in_box and sandbox.warm_box_uid is not None else None
         with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as server:
             yield server
@@ -60,22 +68,22 @@ def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
     return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and containment.uses_groups
 
 
-def _launcher(sandbox: Sandbox, mounts: Mounts) -> tuple[list[str], Mounts] | None:
+def _launcher(sandbox: Sandbox, mounts: Mounts,
+              box_python: Callable[[], BoxPython | None]) -> tuple[list[str], Mounts] | None:
     """The launcher's command and what its box must show: the submission's mounts, plus an interpreter (the
-    system's, under /usr, which every box shows anyway, else the Python 3 toolchain) and the judge's own package
+    system's, under /usr, which every box shows anyway, else `box_python`'s) and the judge's own package
     at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box. Unconfined, the
     system's Python too where there is one: a distribution's build starts faster than a pyenv one (about 35
     against 47 ms here to a launcher ready), and the launcher needs nothing but the standard library."""
     if not sandbox.scratch:
         python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
-        return launcher_command(python, Path(forkserver.__file__).parent.parent), mounts
-    box_mounts = replace(mounts, launcher_code=Path(forkserver.__file__).parent)
+        return launcher_command(python, JUDGE_PACKAGE.parent), mounts
+    box_mounts = replace(mounts, launcher_code=JUDGE_PACKAGE)
     if Path(SYSTEM_PYTHON).is_file():
         return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts
-    try:
-        python = resolve_toolchain(LANGUAGES[LAUNCHER_LANGUAGE])
-    except ToolchainMissing:
+    python = box_python()
+    if python is None:
         return None
     view = ToolchainView(shown=(*mounts.toolchain.shown, *python.view.shown),
                          hidden=(*mounts.toolchain.hidden, *python.view.hidden))
-    return launcher_command(python.paths["python"], LAUNCHER_CODE.parent), replace(box_mounts, toolchain=view)
+    return launcher_command(python.interpreter, LAUNCHER_CODE.parent), replace(box_mounts, toolchain=view)

@@ -1,6 +1,6 @@
 """The containments without a control group, whose runs are polled: `proc` (Linux: the tree found through /proc,
-judge/proctree.py, with RLIMIT_AS and RLIMIT_NPROC per process) and `portable` (psutil and the standard library
-only, for macOS or a laptop without /proc: no process limit, so it cannot stop a fork bomb)."""
+proctree.py, with RLIMIT_AS and RLIMIT_NPROC per process) and `portable` (psutil and the standard library only,
+for macOS or a laptop without /proc: no process limit, so it cannot stop a fork bomb)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import psutil  # imported where used: only the portable mechanism needs it
 
-from judge import proctree
-from judge.containment import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 from judge.errors import JudgeFailure
+from judge.runner.containment import proctree
+from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 
 
 class _Polled:

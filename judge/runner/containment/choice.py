@@ -6,11 +6,11 @@ import functools
 import os
 import sys
 
-from judge import cgroups
-from judge.cgroup_containment import CgroupContainment
-from judge.containment import Containment
 from judge.errors import SandboxUnavailable
-from judge.polled_containment import PortableContainment, ProcContainment
+from judge.runner.containment import cgroups
+from judge.runner.containment.cgroup import CgroupContainment
+from judge.runner.containment.polled import PortableContainment, ProcContainment
+from judge.runner.containment.protocol import Containment
 
 CONTAINMENT_NAMES = ("cgroup", "proc", "portable")
 

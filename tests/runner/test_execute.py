@@ -22,17 +22,18 @@ import psutil
 import pytest
 
 from conftest import needs, program
-from judge import cgroups, execute, proctree
-from judge.containment_choice import available_containments, choose_containment
 from judge.judging import judge_submission
 from judge.languages import LANGUAGES, resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import load_problem
-from judge.execute import Limits
 from judge.results import SubmissionResult
+from judge.runner import execute
+from judge.runner.containment import cgroups, proctree
+from judge.runner.containment.choice import available_containments, choose_containment
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 GNU_TIME = "/usr/bin/time"
 ROUNDS = 3
 ATTEMPTS = 5
@@ -185,8 +186,8 @@ def test_allocating_under_the_memory_limit_is_fine(make_problem, sandbox, judge)
 
 
 def test_each_test_is_measured_on_its_own(make_problem, sandbox, containment, judge):
-    """A submission's tests may share one control group (judge/cgroup_containment.py, _ReusedGroup): what one test
-    used or hit is never the next one's. Test 1 hits the memory limit, test 2 holds 16 MiB, test 3 1 MiB.
+    """A submission's tests may share one control group (judge/runner/containment/cgroup.py, _ReusedGroup): what
+    one test used or hit is never the next one's. Test 1 hits the memory limit, test 2 holds 16 MiB, test 3 1 MiB.
     (Polling may miss a short run's peak: only a control group's is certain to be at least what was held.)"""
     tests = {"1": ("128\n", "0\n"), "2": ("16\n", f"{16 * 2**20}\n"), "3": ("1\n", f"{2**20}\n")}
     problem = make_problem(tests, memory_limit=64, language_allowance=False)
@@ -201,7 +202,7 @@ def test_each_test_is_measured_on_its_own(make_problem, sandbox, containment, ju
 @pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
 def test_a_reused_group_left_holding_a_files_cache_is_replaced(tmp_path):
     """What a run leaves charged to its group (the cache of a file it wrote and kept) is subtracted from the
-    next run's peak, up to cgroup_containment.RESIDUE_LIMIT_BYTES; a group holding more is replaced by a fresh
+    next run's peak, up to containment/cgroup.py's RESIDUE_LIMIT_BYTES; a group holding more is replaced by a fresh
     one."""
     stdin = tmp_path / "empty.in"
     stdin.touch()
@@ -335,8 +336,8 @@ BUSY_USER = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
     try:
-        from judge import execute
-        from judge.execute import Limits
+        from judge.runner import execute
+        from judge.runner.limits import Limits
     except ImportError as error:
         sys.exit(f"SKIP {error}")
     release = threading.Event()

@@ -1,9 +1,9 @@
 """Running one command under limits. Facts only: what happened, never a verdict.
 
 `run` reads start → watch → kill → facts. The command (wrapped by the sandbox) starts through a `Starter`
-(judge/launcher.py: a fork of the judge, or a launcher process kept for a submission) in a fresh session, with
+(start.py: a fork of the judge, or launcher/: a launcher process kept for a submission) in a fresh session, with
 stdin from a private copy of the test's input and stdout/stderr to capped files, contained by a `Containment`
-(judge/containment.py: a control group, /proc polling or psutil), and is watched until it exits or trips a limit:
+(containment/: a control group, /proc polling or psutil), and is watched until it exits or trips a limit:
 
 - CPU time of the whole tree over the limit ends the run (RLIMIT_CPU is a per-process backstop in a fork of the
   judge).
@@ -28,26 +28,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.containment import Containment, Guards, Run, kill_process_group
-from judge.containment_choice import choose_containment
 from judge.errors import JudgeFailure
-from judge.launcher import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Spawner, Started, Starter
-from judge.proctree import RUN_TOKEN_VARIABLE
-from judge.syscall_filter import LoadableFilter
+from judge.runner.containment.choice import choose_containment
+from judge.runner.containment.proctree import RUN_TOKEN_VARIABLE
+from judge.runner.containment.protocol import Containment, Guards, Run, kill_process_group
+from judge.runner.limits import MIB, Limits
+from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Spawner, Started, Starter
+from judge.runner.syscall_filter import LoadableFilter
 
-MIB = 1024 * 1024
 STDERR_TAIL_BYTES = 2048
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The limits a run gets (for a submission: after its language's allowance). Seconds and MiB."""
-
-    time_seconds: float
-    wall_seconds: float
-    memory_mib: int
-    output_mib: int
-    max_processes: int = 64
 
 
 class Tripped(enum.Enum):

@@ -22,7 +22,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 
-from judge.own_limits import load_filter
+from judge.runner.launcher.own_limits import load_filter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
 
 CLONE_NEWUSER = 0x10000000

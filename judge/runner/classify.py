@@ -1,6 +1,6 @@
 """From the facts of a run to a verdict: TLE, MLE, OLE, RE, or None for a clean exit that the checker decides.
 
-Pure and small on purpose: each rule is one line of the table tests in tests/test_classify.py.
+Pure and small on purpose: each rule is one line of the table tests in tests/runner/test_classify.py.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from judge.execute import RunStats, Tripped
-from judge.execute import Limits
+from judge.runner.execute import RunStats, Tripped
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 STDERR_LINES_SHOWN = 5

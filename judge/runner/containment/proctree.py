@@ -1,6 +1,6 @@
 """Finding a run's processes through /proc, for machines where the judge cannot create a control group.
 
-Used only by `execute.py`'s fallback: with a cgroup, the kernel already knows every process of a run.
+Used by the `proc` containment (polled.py): with a cgroup, the kernel already knows every process of a run.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write_problem
-from judge.sandbox import bwrap_problem
+from judge.runner.sandbox import bwrap_problem
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 needs_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason=f"bwrap unusable: {bwrap_problem()}")
 
 SYSCTL_CENSUS = """

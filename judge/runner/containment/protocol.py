@@ -4,16 +4,15 @@
 from it. The mechanisms, best first:
 
 - `cgroup v2` / `cgroup v1`: the kernel counts CPU time, peak memory and processes of the whole tree exactly
-  and kills it whole (judge/cgroups.py); a process joins by writing "0" to the group's `join_files`.
-- `proc`: Linux without a control group: the tree is found through /proc (judge/proctree.py), CPU and RSS are
+  and kills it whole (cgroups.py); a process joins by writing "0" to the group's `join_files`.
+- `proc`: Linux without a control group: the tree is found through /proc (proctree.py), CPU and RSS are
   polled, RLIMIT_AS caps each process's memory and RLIMIT_NPROC the processes.
 - `portable`: psutil and the standard library only, for machines without /proc or cgroups (macOS, a student's
   laptop): the tree's CPU time and RSS polled, the tree killed. It cannot stop a fork bomb or a process that
   leaves the tree before it is seen; `--require-sandbox` refuses to run without a real sandbox.
 
-This module is the interface and its records; the mechanisms are judge/cgroup_containment.py and
-judge/polled_containment.py, and judge/containment_choice.py picks the best one this machine has, or the one
-asked for by name (`--containment`).
+This module is the interface and its records; the mechanisms are cgroup.py and polled.py beside it, and
+choice.py picks the best one this machine has, or the one asked for by name (`--containment`).
 """
 
 from __future__ import annotations
@@ -24,8 +23,6 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
-
-MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)

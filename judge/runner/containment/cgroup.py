@@ -1,5 +1,5 @@
 """The `cgroup` containment (v2 or v1, whichever this machine mounts): the kernel counts CPU time, peak memory and
-processes of a run's whole tree and kills it whole (judge/cgroups.py). On v1 a submission's tests share one group
+processes of a run's whole tree and kills it whole (cgroups.py). On v1 a submission's tests share one group
 (`_ReusedGroup`)."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from judge import cgroups
-from judge.containment import MIB, Contained, Containment, Guards, Outcome, Run, Sample, new_contained
+from judge.runner.containment import cgroups
+from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
+from judge.runner.limits import MIB
 
 RESIDUE_LIMIT_BYTES = 4 * MIB  # what a reused control group may keep charged from earlier runs (see _ReusedGroup)
 

@@ -1,13 +1,13 @@
 """The launcher process: starts each test's program on request, so the judge never forks itself per test.
 
-Started once per submission (by judge/launcher.py), outside any sandbox or inside a warm bubblewrap box as the
-box's PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON
+Started once per submission (by client.py), outside any sandbox or inside a warm bubblewrap box as the box's
+PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON
 message with its open files attached:
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
-  the seccomp filter, and in a box its writable folders and its program folder. The launcher applies them to
-  itself, so every child inherits them and can be started with vfork + exec (about 1 ms less than a fork of a
-  Python process).
+  the seccomp filter, and in a box its writable folders, its program folder and where its own code is mounted.
+  The launcher applies them to itself, so every child inherits them and can be started with vfork + exec
+  (about 1 ms less than a fork of a Python process).
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
   writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
   group (its home join files, sent with `setup`), answers `{"pid"}`, and when the program ends answers with its
@@ -17,19 +17,21 @@ message with its open files attached:
   vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills
   what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
   box's processes), and it gives the box fresh writable folders (and, made while the test ran, fresh IPC and
-  network namespaces: judge/box_init.py); outside a box the orphans it inherited as a subreaper. The next test
-  finds nothing.
+  network namespaces: box_init.py); outside a box the orphans it inherited as a subreaper. The next test finds
+  nothing.
   A box that could not be reset serves no other test: the next `run` is answered `{"unusable"}` with what
   failed, and the judge starts a fresh box for it.
 
-In a box it is root without a user namespace (with the few capabilities judge/sandbox.py lists) and each run
-drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
+In a box it is root without a user namespace (with the few capabilities judge/runner/sandbox.py lists) and each
+run drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
-it is (judge/box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
-Only the standard library, judge/box_init.py and judge/own_limits.py are imported, all at its start (a box
-sees nothing else, and once the launcher has taken it over, not even them), and of the library only what starts
-fast: the launcher starts while the judge compiles the program, and the first test waits for it.
+it is (box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
+Only the standard library, box_init.py and own_limits.py (beside it) are imported, all at its start, and the
+packages they are imported through (judge/__init__.py and the runner's and launcher's, docstrings only: none may
+import anything, tests/runner/test_launcher_imports.py checks it). A box sees nothing else, and once the launcher
+has taken it over, not even them. Of the library only what starts fast: the launcher starts while the judge
+compiles the program, and the first test waits for it.
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from judge import box_init
-from judge.own_limits import PR_SET_NO_NEW_PRIVS, load_filter, lower_limit
+from judge.runner.launcher import box_init
+from judge.runner.launcher.own_limits import PR_SET_NO_NEW_PRIVS, load_filter, lower_limit
 
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
@@ -102,8 +104,7 @@ class Launcher:
         if request.get("uid") is not None:
             self.run_uid = int(request["uid"])
             os.setgroups([])
-            own_code = os.path.dirname(os.path.abspath(box_init.__file__))
-            self.last_pid, self.scratch = box_init.take_over(libc, list(request["scratch"]), own_code)
+            self.last_pid, self.scratch = box_init.take_over(libc, list(request["scratch"]), request["code"])
             self.program = request.get("program")
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -181,7 +182,7 @@ class Launcher:
 
     def _clean(self) -> None:
         """No process of this test is left for the next one (in a box, nothing else either: its namespaces were
-        renewed while it ran, and its writable folders are now: judge/box_init.py).
+        renewed while it ran, and its writable folders are now: judge/runner/launcher/box_init.py).
         Nothing a test leaves can make this raise: a failure marks the box unusable, and says why."""
         try:
             self._kill_leftovers()
@@ -326,7 +327,7 @@ def serve(sock: socket.socket) -> None:
 
 
 def main(descriptor: int) -> None:
-    """The launcher's entry point (judge/launcher.py starts it with `python -I -S -c`), on its socket."""
+    """The launcher's entry point (client.py starts it with `python -I -S -c`), on its socket."""
     try:
         os.chdir("/")  # see _spawn
         close_inherited()

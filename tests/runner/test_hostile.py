@@ -1,4 +1,5 @@
-"""Hostile submissions (issue 4): each program in tests/hostile/ judged through the CLI, as a student would submit it.
+"""Hostile submissions (issue 4): each program in tests/runner/hostile/ judged through the CLI, as a student would
+submit it.
 
 Every row of `HOSTILE` names a program, the verdicts it may get under each isolation mode, and the modes where it
 must not run. For every run the suite checks what must NOT happen, not only the verdict:
@@ -51,13 +52,13 @@ import pytest
 
 import nonroot
 from conftest import write_problem
-from judge import cgroups
 from judge.languages import LANGUAGES, cache_dir, resolve_toolchain
-from judge.sandbox import bwrap_problem
+from judge.runner.containment import cgroups
+from judge.runner.sandbox import bwrap_problem
 
 HOSTILE_DIR = Path(__file__).parent / "hostile"
 JUDGE_CACHE = cache_dir()  # read before any test changes HOME
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HANG_GUARD_SECONDS = 300.0
 # How long a killed process may take to disappear from the process table once the judge has returned.
 EXIT_GRACE_SECONDS = 10.0

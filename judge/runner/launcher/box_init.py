@@ -1,5 +1,5 @@
-"""What the launcher (judge/forkserver.py) does as the PID 1 of a warm box, where it is root: it takes the box
-over once, and gives every test a box like the first one's. Standard library only, like the launcher, and
+"""What the launcher (server.py) does as the PID 1 of a warm box, where it is root: it takes the box over once,
+and gives every test a box like the first one's. Standard library only, like the launcher, and
 nothing imported later: once the box is taken over, the launcher's own code is no longer in it.
 
 - `take_over`: a writable PID counter of the box's own (to reset before each run: every test's first process is

@@ -1,6 +1,6 @@
 """The limits a process puts on itself before it starts a run: rlimits and a seccomp filter. Used by the launcher
-(judge/forkserver.py, which may import only the standard library and its own small modules), by a fork of the
-judge between fork and exec (judge/launcher.py), and by judge/syscall_filter.py."""
+(server.py, which may import only the standard library and its own small modules), by a fork of the judge between
+fork and exec (judge/runner/start.py), and by judge/runner/syscall_filter.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class _SockFprog(ctypes.Structure):
 
 
 def load_filter(program: bytes, syscall_number: int) -> None:
-    """Install a compiled seccomp BPF `program` (judge/syscall_filter.py) in the calling process, through the
+    """Install a compiled seccomp BPF `program` (judge/runner/syscall_filter.py) in the calling process, through the
     seccomp system call `syscall_number`. Raises OSError on failure."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:

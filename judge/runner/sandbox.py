@@ -25,7 +25,7 @@ from typing import Protocol
 
 from judge.errors import SandboxUnavailable
 from judge.options import SandboxChoice
-from judge.syscall_filter import LoadableFilter, compile_filter
+from judge.runner.syscall_filter import LoadableFilter, compile_filter
 
 BOX = Path("/box")
 # The unprivileged host uid a box runs as when the judge is root; no account uses it (isolate uses 60000 + box).
@@ -80,7 +80,7 @@ class Sandbox(Protocol):
     name: str
     # True when a signal that killed the program comes back as exit code 128 + signal, as bwrap reports it.
     signals_as_exit_codes: bool
-    # Loaded into every run before exec (execute.py); None where libseccomp is missing (doctor says so).
+    # Loaded into every run before exec by its starter; None where libseccomp is missing (doctor says so).
     syscall_filter: LoadableFilter | None
     # The writable folders of a box, emptied between two tests that share it (none when there is no box).
     scratch: tuple[str, ...]

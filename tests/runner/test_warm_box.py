@@ -1,5 +1,5 @@
 """The warm box (issue 11): every test of a submission runs in one bubblewrap box, started by a launcher that is
-the box's PID 1. Programs aimed at that design (tests/warm_box/) try to carry something from one test to the
+the box's PID 1. Programs aimed at that design (tests/runner/warm_box/) try to carry something from one test to the
 next (a file, a process, a connection, a hold on the launcher, the knowledge of which test they are on, counts
 the box keeps), to break the reset between two tests, or to read the host's folders in the box's mount table.
 Each must learn nothing, in the warm box and in the cold one (a box per test, `--containment proc`), and leave
@@ -20,11 +20,11 @@ import psutil
 import pytest
 
 from conftest import write_problem
-from judge.containment_choice import available_containments
-from judge.sandbox import bwrap_problem
+from judge.runner.containment.choice import available_containments
+from judge.runner.sandbox import bwrap_problem
 
 PROGRAMS = Path(__file__).parent / "warm_box"
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TESTS = 3
 # mode -> extra options of `judge run`: the warm box needs a control group and a judge that is root.
 WARM = pytest.mark.skipif(os.geteuid() != 0 or "cgroup" not in available_containments(),
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.skipif(bwrap_problem() is not None, reason=f"bwrap unus
 
 def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str], given: str | None = None,
               ) -> tuple[dict, str]:
-    """`judge run --sandbox bwrap` of a tests/warm_box program on TESTS tests whose input is `given`, else a
+    """`judge run --sandbox bwrap` of a tests/runner/warm_box program on TESTS tests whose input is `given`, else a
     fresh tag; returns the report and the tag."""
     tag = "wb" + uuid.uuid4().hex[:12]
     given = tag if given is None else given

@@ -7,9 +7,9 @@ import signal
 
 import pytest
 
-from judge.classify import classify
-from judge.execute import RunStats, Tripped
-from judge.execute import Limits
+from judge.runner.classify import classify
+from judge.runner.execute import RunStats, Tripped
+from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 LIMITS = Limits(time_seconds=1.0, wall_seconds=3.0, memory_mib=256, output_mib=1, max_processes=64)

@@ -1,0 +1,9 @@
+"""How a run's process tree is contained, measured and killed: one interface, one implementation per mechanism.
+
+- protocol.py: the `Containment` interface and its records (`Contained`, `Run`, `Sample`, `Outcome`, `Guards`).
+- choice.py: the best containment this machine has, or the one `--containment` names.
+- cgroup.py: the `cgroup` containment (v2 or v1), on the control groups of cgroups.py.
+- cgroups.py: a run's control group on this machine's hierarchies (v2 or v1).
+- polled.py: the `proc` and `portable` containments, which poll the tree.
+- proctree.py: finding a run's processes through /proc (the `proc` containment).
+"""

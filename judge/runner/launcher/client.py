@@ -1,0 +1,195 @@
+"""The judge's side of a launcher process (`LaunchServer`), started once per submission to start every test of it;
+the launcher itself is judge/runner/launcher/server.py.
+
+Forking the judge costs what copying a large Python process costs (about 3 ms against 1 ms for the same spawn
+from a small process), and a fresh bubblewrap box per test costs 6-7 ms more, charged to the test's CPU time
+when it runs in the test's control group. A `LaunchServer` pays both once: judge/runner/launcher/server.py runs
+unconfined or as the PID 1 of one warm box, and starts each test with vfork + exec in the test's own control
+group. A single run (a compile, a validator) is a fork of the judge instead (judge/runner/start.py).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.errors import JudgeFailure
+from judge.runner.containment.protocol import Contained
+from judge.runner.launcher import server
+from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Started, start_process
+from judge.runner.syscall_filter import LoadableFilter
+
+LAUNCHER_START_SECONDS = 30.0
+# The judge package: the launcher is imported as judge.runner.launcher.server from the folder that holds it.
+JUDGE_PACKAGE = Path(server.__file__).parents[2]
+_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; "
+         "s.main(int(sys.argv[2]))")
+
+
+@dataclass
+class _Launched:
+    """A run started by the launcher: it reports the exit on the socket."""
+
+    pid: int | None
+    sock: socket.socket
+
+    def wait(self, timeout: float) -> Exited | None:
+        if not select.select([self.sock], [], [], timeout)[0]:
+            return None
+        report, _ = server.receive(self.sock)
+        if "status" not in report:
+            raise JudgeFailure(f"the launcher stopped during a run: {report or 'it closed its socket'}")
+        return Exited(int(report["status"]), float(report["cpu"]), int(report["maxrss"]))
+
+
+@dataclass(frozen=True)
+class WarmBox:
+    """What a launcher that is the PID 1 of a warm box is told of it: its writable folders (mounted afresh for
+    each test), its program folder (copied into a tmpfs of its own), where its own code is mounted (unmounted
+    once it has started) and the uid each run drops to."""
+
+    scratch: tuple[str, ...]
+    program: str
+    code: str
+    run_uid: int
+
+
+class LaunchServer:
+    """A launcher process (server.py) with the rlimits and seccomp filter of one submission.
+
+    `command` starts server.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm `box` (its pids
+    are not the judge's; it is root there, drops each run to the box's uid and resets the box after
+    each run). `home_join_files` put it back in a control group of its own after it started a run in the run's
+    group (empty without groups). A box that could not be reset after a test is replaced by a fresh one, started
+    the same way, for the next test.
+    """
+
+    def __init__(self, command: list[str], cwd: Path, limits: RunLimits, syscall_filter: LoadableFilter | None,
+                 home_join_files: tuple[Path, ...], box: WarmBox | None = None) -> None:
+        self.in_box = box is not None
+        self._command, self._cwd, self._home_join_files = command, cwd, home_join_files
+        self._setup = {"do": "setup", "rlimits": limits.rlimits(),
+                       "scratch": list(box.scratch) if box else [], "program": box.program if box else None,
+                       "code": box.code if box else None, "uid": box.run_uid if box else None,
+                       "filter": syscall_filter.program.hex() if syscall_filter else None,
+                       "syscall": syscall_filter.syscall_number if syscall_filter else 0}
+        self._open()
+
+    def _open(self) -> None:
+        """Start a launcher and send it `setup`; its answer is awaited by the first run (`_set_up`)."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock = ours
+        command = [*self._command, str(theirs.fileno())]  # the launcher's socket: the last argument
+        self._stderr = tempfile.TemporaryFile()  # what the launcher says when it cannot start
+        try:
+            self._process = start_process(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=self._cwd,
+                pass_fds=(theirs.fileno(),))
+        finally:
+            theirs.close()
+        with ExitStack() as home:
+            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno()
+                           for path in self._home_join_files]
+            try:
+                server.send(self._sock, self._setup, descriptors)
+            except OSError:
+                pass  # it is gone already: the first run says why, from what it printed (`_set_up`)
+        self._ready: dict | JudgeFailure | None = None  # its answer to `setup`, awaited by the first run
+
+    @property
+    def starter_rss(self) -> int:
+        return int(self._set_up()["rss"])
+
+    def _set_up(self) -> dict:
+        """The launcher's answer to `setup`. Awaited here, not when it is started: meanwhile the judge goes on
+        (it compiles the program), so the launcher's start (about 50 ms) costs the judging nothing. A launcher
+        that could not start fails every run at once, with the same message."""
+        if self._ready is None:
+            try:
+                if select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                    ready, _ = server.receive(self._sock)
+                else:
+                    ready = {"error": f"it did not start within {LAUNCHER_START_SECONDS:.0f} s"}
+            except OSError as error:  # it went away without reading its setup
+                ready = {"error": error.strerror}
+            if "ready" in ready:
+                self._ready = ready
+            else:
+                self._stderr.seek(0)
+                said = self._stderr.read().decode(errors="replace").strip().splitlines()
+                self._ready = JudgeFailure(f"the launcher could not start: "
+                                           f"{said[-1] if said else ready.get('error', 'it said nothing')}")
+        if isinstance(self._ready, JudgeFailure):
+            raise self._ready
+        return self._ready
+
+    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
+              limits: RunLimits) -> Started:
+        answer = self._ask_to_start(argv, cwd, env, files, contained)
+        if "unusable" in answer or "gone" in answer:
+            # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box. A box
+            # that could not be reset is an anomaly worth a line; a launcher gone is what Ctrl-C of the judge's
+            # process group does too, where a line would only spoil the one the command ends with.
+            if "unusable" in answer:
+                print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                      f"the next test gets a fresh one", file=sys.stderr)
+            self.close()
+            self._open()
+            answer = self._ask_to_start(argv, cwd, env, files, contained)
+        if "pid" not in answer:
+            why = answer.get("error") or answer.get("unusable") or answer.get("gone") or "no answer"
+            raise JudgeFailure(f"the launcher could not start {argv[0]}: {why}")
+        return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
+
+    def _ask_to_start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files,
+                      contained: Contained) -> dict:
+        """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
+        (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer)."""
+        self._set_up()
+        with ExitStack() as joins:
+            descriptors = [files.stdin, files.stdout, files.stderr]
+            descriptors += [joins.enter_context(open(path, "wb", buffering=0)).fileno()
+                            for path in contained.join_files]
+            request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
+            try:
+                server.send(self._sock, request, descriptors)
+                if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
+                    return {}
+                answer, _ = server.receive(self._sock)
+            except OSError as error:
+                return {"gone": f"the launcher is gone: {error.strerror}"}
+        return answer or {"gone": "the launcher is gone"}
+
+    def close(self) -> None:
+        """Stop the launcher (and with it its box); also after an interruption. One that never started a run
+        (the program did not compile) is killed at once: it holds nothing to clean, and may still be starting."""
+        self._sock.close()
+        # Through a pidfd: Popen.wait(timeout) polls with growing sleeps, about 15 ms of every submission.
+        pidfd = os.pidfd_open(self._process.pid)
+        try:
+            if self._ready is None or not select.select([pidfd], [], [], EXIT_REPORT_SECONDS)[0]:
+                os.killpg(self._process.pid, signal.SIGKILL)
+        finally:
+            os.close(pidfd)
+        self._process.wait()
+        self._stderr.close()
+
+    def __enter__(self) -> LaunchServer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def launcher_command(python: str, code_parent: Path) -> list[str]:
+    """The command that starts server.py with `python` (isolated: no site, no user packages) from the judge
+    package in `code_parent` (as the launcher sees it); the descriptor of its socket is added last."""
+    return [python, "-I", "-S", "-c", _BOOT, str(code_parent)]

@@ -1,0 +1,181 @@
+"""Starting a run's first process, already in the run's control group and under its limits: the `Starter`
+protocol and its records, and the simplest starter, a fork of the judge (`Spawner`: a single run, a compile, a
+validator). The other starter, a launcher process kept for every test of a submission, is judge/runner/launcher/
+(`LaunchServer`); judge/runner/starter_choice.py picks one of the two for a submission's tests.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import select
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from judge.errors import JudgeFailure
+from judge.runner.containment import proctree
+from judge.runner.containment.protocol import Contained
+from judge.runner.launcher.own_limits import lower_limit
+from judge.runner.limits import MIB
+from judge.runner.syscall_filter import LoadableFilter
+
+FALLBACK_STACK_BYTES = 8 * MIB
+EXIT_REPORT_SECONDS = 10.0  # how long a run may take to be reported ended once it is killed
+
+
+@dataclass(frozen=True)
+class Exited:
+    """How a run's first process ended: its wait status and rusage."""
+
+    status: int
+    cpu_seconds: float
+    maxrss_bytes: int
+
+
+@dataclass(frozen=True)
+class Files:
+    """A run's standard streams, open in the judge."""
+
+    stdin: int
+    stdout: int
+    stderr: int
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """The per-process limits of a run (the rlimits), decided once per submission."""
+
+    cpu_backstop_seconds: int
+    output_bytes: int
+    memory_bytes: int
+    limit_address_space: bool
+    max_tasks: int | None
+
+    def rlimits(self) -> list[tuple[int, int, int]]:
+        """(resource, soft, hard) for each limit to set."""
+        limits = [
+            (resource.RLIMIT_FSIZE, self.output_bytes + 1, self.output_bytes + 1),
+            (resource.RLIMIT_CORE, 0, 0),
+        ]
+        if self.max_tasks is not None:
+            limits.append((resource.RLIMIT_NPROC, self.max_tasks, self.max_tasks))
+        if self.limit_address_space:
+            # glibc reserves RLIMIT_STACK of address space for every new thread: under RLIMIT_AS the stack keeps
+            # Linux's usual 8 MiB, or no thread would ever fit.
+            limits.append((resource.RLIMIT_STACK, FALLBACK_STACK_BYTES, resource.RLIM_INFINITY))
+            limits.append((resource.RLIMIT_AS, self.memory_bytes, self.memory_bytes))
+        else:
+            # BOJ lets the stack grow as far as the memory limit, so deep recursion in C++ is not an RE.
+            limits.append((resource.RLIMIT_STACK, self.memory_bytes, resource.RLIM_INFINITY))
+        return limits
+
+
+class Started(Protocol):
+    """A started run: its pid as the judge sees it (None inside a box's PID namespace), and how it ended."""
+
+    pid: int | None
+
+    def wait(self, timeout: float) -> Exited | None:
+        """How it ended, or None if it is still running after `timeout` seconds."""
+
+
+class Starter(Protocol):
+    """Starts a run's first process, already in the run's control group and under its limits."""
+
+    # RSS of the process a run is a copy of before exec (ru_maxrss counts it: containment/polled.py's _polled_peak).
+    starter_rss: int
+    # True when runs start inside an existing box: their argv is the bare command, their cwd and env the box's.
+    in_box: bool
+
+    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
+              limits: RunLimits) -> Started: ...
+
+
+def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
+    """The function run in a fork of the judge between fork and exec: join the run's group, set the rlimits
+    (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs)."""
+    rlimits = [(resource.RLIMIT_CPU, limits.cpu_backstop_seconds, limits.cpu_backstop_seconds + 1),
+               *limits.rlimits()]
+
+    def setup() -> None:
+        for path in contained.join_files:
+            with open(path, "w") as handle:
+                handle.write("0")
+        for which, soft, hard in rlimits:
+            lower_limit(which, soft, hard)
+        if syscall_filter is not None:
+            syscall_filter.load()
+
+    return setup
+
+
+def start_process(argv: list[str], **popen: object) -> subprocess.Popen[bytes]:
+    """`Popen` in a session of its own. The setup between fork and exec failing is the judge's failure: a
+    `JudgeFailure` naming the program, not a bare `SubprocessError`."""
+    try:
+        return subprocess.Popen(argv, start_new_session=True, **popen)  # type: ignore[call-overload]
+    except subprocess.SubprocessError as error:
+        raise JudgeFailure(f"the judge could not start {argv[0]}: {error}") from None
+
+
+@dataclass
+class _Child:
+    """A child of the judge, waited for through a pidfd and reaped with its rusage by `wait4`.
+
+    The `Popen` is kept, and told the exit status once reaped: a `Popen` dropped while its child runs joins
+    subprocess's list of children to reap, and the next `Popen` anywhere in the judge (another thread's) would
+    reap this child before `wait4` could, or later a new child that got its pid.
+    """
+
+    process: subprocess.Popen[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait(self, timeout: float) -> Exited | None:
+        if hasattr(os, "pidfd_open"):
+            pidfd = os.pidfd_open(self.pid)
+            try:
+                if not select.select([pidfd], [], [], timeout)[0]:
+                    return None
+            finally:
+                os.close(pidfd)
+            _, status, usage = os.wait4(self.pid, 0)
+        else:  # macOS: no pidfd
+            deadline = time.monotonic() + timeout
+            while True:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    return None
+                time.sleep(0.002)
+        self.process.returncode = os.waitstatus_to_exitcode(status)
+        return Exited(status, usage.ru_utime + usage.ru_stime, _maxrss_bytes(usage.ru_maxrss))
+
+
+@dataclass(frozen=True)
+class Spawner:
+    """Each run a fork of the judge (a compile, a validator, a checker: one run, not worth a launcher)."""
+
+    syscall_filter: LoadableFilter | None
+    in_box: bool = False
+
+    @property
+    def starter_rss(self) -> int:
+        return proctree.own_rss() if sys.platform.startswith("linux") else 0
+
+    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
+              limits: RunLimits) -> Started:
+        process = start_process(argv, stdin=files.stdin, stdout=files.stdout, stderr=files.stderr, cwd=cwd,
+                                env=env, preexec_fn=child_setup(contained, limits, self.syscall_filter))
+        return _Child(process)
+
+
+def _maxrss_bytes(maxrss: int) -> int:
+    return maxrss if sys.platform == "darwin" else maxrss * 1024  # Linux counts KiB, macOS bytes
