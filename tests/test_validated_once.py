@@ -89,14 +89,14 @@ def test_the_seccomp_program_is_compiled_once(tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     compile_filter = syscall_filter.compile_filter.__wrapped__  # without the in-process memo
-    first = compile_filter(True)
+    first = compile_filter(True, True)
     if isinstance(first, str):
         pytest.skip(first)
     compiled = syscall_filter._compiled
     monkeypatch.setattr(syscall_filter, "_compiled", lambda *args: pytest.fail("compiled again"))
-    assert compile_filter(True) == first
+    assert compile_filter(True, True) == first
     (record,) = (tool_cache.cache_dir() / "seccomp").iterdir()
     record.write_text('"not hex"')
     monkeypatch.setattr(syscall_filter, "_compiled", compiled)
-    assert compile_filter(True) == first
-    assert compile_filter(False) != first  # the root box's filter also refuses new user namespaces
+    assert compile_filter(True, True) == first
+    assert compile_filter(False, True) != first  # the root box's filter also refuses new user namespaces

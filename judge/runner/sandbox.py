@@ -38,11 +38,11 @@ SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf
                  "/etc/alternatives", "/etc/java-17-openjdk", "/etc/java-21-openjdk", "/etc/ssl/certs")
 MERGED_USR_LINKS = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
 # All a warm box's launcher keeps of root: mount its own /proc, fresh writable folders and a tmpfs copy of the
-# program folder, enter new IPC and network namespaces and reset the PID counter (SYS_ADMIN), bring up each new
-# network namespace's loopback (NET_ADMIN), copy the program folder's owners and modes (CHOWN, FOWNER) and read it
+# program folder, enter a new IPC namespace and reset the PID counter (SYS_ADMIN), copy the program folder's
+# owners and modes (CHOWN, FOWNER) and read it
 # whatever they are (DAC_OVERRIDE), drop each run to the box's uid (SETUID, SETGID) with no capability to inherit
 # (SETPCAP), and kill what a run left (KILL).
-LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL",
+LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL",
                          "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN")
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TMPDIR": "/tmp"}
 """The one environment policy: all a program in a box sees (bwrap sets it after --clearenv)."""
@@ -244,7 +244,7 @@ def _bubblewrap() -> Bubblewrap | str:
         if setpriv is None:
             return "setpriv is not installed, and a judge that is root needs it to run boxes unprivileged " \
                    "(Debian: apt-get install util-linux)"
-    loaded = compile_filter(block_new_user_namespaces=setpriv is not None)
+    loaded = compile_filter(block_new_user_namespaces=setpriv is not None, block_network=True)
     return Bubblewrap(executable, loaded if isinstance(loaded, LoadableFilter) else None, setpriv)
 
 
@@ -274,7 +274,7 @@ def sandbox_gaps() -> list[str]:
     assert isinstance(box, Bubblewrap)  # bwrap_problem() is None
     gaps = []
     if box.syscall_filter is None:
-        gaps.append(str(compile_filter(block_new_user_namespaces=box.setpriv is not None)))
+        gaps.append(str(compile_filter(block_new_user_namespaces=box.setpriv is not None, block_network=True)))
     if box.setpriv is None and "--disable-userns" not in _options(box.executable):
         gaps.append("this bwrap (older than 0.8) cannot refuse nested user namespaces")
     return gaps
@@ -291,5 +291,5 @@ def choose_sandbox(choice: SandboxChoice) -> Sandbox:
         box = _bubblewrap()
         assert isinstance(box, Bubblewrap)
         return box
-    loaded = compile_filter(block_new_user_namespaces=False)
+    loaded = compile_filter(block_new_user_namespaces=False, block_network=False)
     return Unconfined(loaded if isinstance(loaded, LoadableFilter) else None)

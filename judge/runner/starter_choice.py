@@ -4,7 +4,7 @@ allows it, else by forking the judge for each test.
 Without a sandbox the launcher runs as the judge's user. With bubblewrap it is the PID 1 of one warm box (as the
 box's root, each run dropped to the box's unprivileged uid): every test of the submission starts inside it, in
 its own control group, and between two tests the launcher kills every other process of the box and gives it
-fresh writable folders and IPC and network namespaces (a box it could not reset is replaced by a fresh one); the
+fresh writable folders and a fresh IPC namespace (a box it could not reset is replaced by a fresh one); the
 box is torn down with the submission, so nothing of one student's run reaches another's.
 Following a run inside the box's PID namespace needs a control group, and dropping each run to another uid needs
 a judge that is root, so without either each test gets a fresh box of its own, as before.

@@ -55,6 +55,31 @@ KEYRINGS = """
     print(*results, sep=",")
 """
 
+SOCKETS = """
+    import ctypes, os, socket
+    libc = ctypes.CDLL(None, use_errno=True)
+    IO_URING_SETUP = {"x86_64": 425, "aarch64": 425}[os.uname().machine]
+    results = []
+    NETLINK_SOCK_DIAG = 4
+    for family, kind, protocol in (("AF_INET", socket.SOCK_DGRAM, 0), ("AF_INET6", socket.SOCK_STREAM, 0),
+                                   ("AF_NETLINK", socket.SOCK_RAW, NETLINK_SOCK_DIAG),
+                                   ("AF_PACKET", socket.SOCK_DGRAM, 0), ("AF_VSOCK", socket.SOCK_STREAM, 0),
+                                   ("AF_NETLINK", socket.SOCK_RAW, socket.NETLINK_ROUTE)):
+        try:
+            socket.socket(getattr(socket, family), kind, protocol).close()
+            results.append("made")
+        except OSError as error:
+            results.append(error.strerror)
+    params = ctypes.create_string_buffer(120)
+    ring = libc.syscall(IO_URING_SETUP, 1, params)
+    results.append("made" if ring >= 0 else os.strerror(ctypes.get_errno()))
+    left, right = socket.socketpair()
+    left.sendall(b"unix")
+    results.append(right.recv(4).decode())
+    print(*results, sep=",")
+"""
+
+
 def judge_run(problem: Path, source: Path, *flags: str) -> dict:
     done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(source), "--format", "json",
                            "--feedback", "full", *flags], capture_output=True, text=True, cwd=REPO, timeout=300)
@@ -88,6 +113,17 @@ def test_no_sysctl_opens_for_writing_in_the_box(tmp_path: Path) -> None:
 def test_no_kernel_keyring_can_be_written(tmp_path: Path, sandbox: str) -> None:
     answer = ",".join([os.strerror(1)] * 3) + "\n"  # EPERM from the seccomp filter, for every keyring
     result = judge_run(echo_problem(tmp_path, answer), program(tmp_path, "keys.py", KEYRINGS), "--sandbox", sandbox)
+    assert result["verdict"] == "AC", result["cases"][0]
+
+
+@needs_bwrap
+def test_a_box_makes_no_socket_but_a_unix_one(tmp_path: Path) -> None:
+    """No network in a box, and nothing that leaves a trace in its network namespace for a warm box's next test
+    (counters, a socket in TIME_WAIT): every family but AF_UNIX and read-only NETLINK_ROUTE (bwrap brings the
+    loopback up through it) is refused (EACCES), io_uring too (ENOSYS: it makes sockets without the system call
+    the filter sees); Unix-domain sockets, which runtimes use, work."""
+    answer = ",".join([os.strerror(13)] * 5 + ["made", os.strerror(38), "unix"]) + "\n"
+    result = judge_run(echo_problem(tmp_path, answer), program(tmp_path, "sockets.py", SOCKETS), "--sandbox", "bwrap")
     assert result["verdict"] == "AC", result["cases"][0]
 
 

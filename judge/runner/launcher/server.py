@@ -16,9 +16,9 @@ message with its open files attached:
   to the test (1 ms of CPU time on a trivial C program, measured); in the group the launcher itself is only the
   vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills
   what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
-  box's processes), and it gives the box fresh writable folders (and, made while the test ran, fresh IPC and
-  network namespaces: box_init.py); outside a box the orphans it inherited as a subreaper. The next test finds
-  nothing.
+  box's processes), and it gives the box fresh writable folders (and, made while the test ran, a fresh IPC
+  namespace: box_init.py); outside a box the orphans it inherited as a subreaper. The next test
+  finds nothing.
   A box that could not be reset serves no other test: the next `run` is answered `{"unusable"}` with what
   failed, and the judge starts a fresh box for it.
 

@@ -33,9 +33,12 @@ for folder in ("/box", "/tmp", "/dev/shm"):
 ipc = [str(libc.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)), str(libc.msgget(IPC_PRIVATE, IPC_CREAT | 0o600)),
        str(libc.semget(IPC_PRIVATE, 1, IPC_CREAT | 0o600))]
 counts = [loopback_packets(), udp_out_datagrams()]
-with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver, \
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
-    receiver.bind(("127.0.0.1", 0))
-    for _ in range(5):
-        sender.sendto(b"count", receiver.getsockname())
+try:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver, \
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        receiver.bind(("127.0.0.1", 0))
+        for _ in range(5):
+            sender.sendto(b"count", receiver.getsockname())
+except OSError:
+    pass  # a box refuses IP sockets: then the counters must not move either
 print("inode" + ",".join(inodes) + "-ipc" + ",".join(ipc) + "-net" + ",".join(counts))

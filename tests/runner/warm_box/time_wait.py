@@ -9,12 +9,15 @@ for line in open("/proc/net/tcp").readlines()[1:]:
     fields = line.split()
     if fields[3] == TIME_WAIT:
         found.append(str(int(fields[1].split(":")[1], 16)))
-with socket.socket() as listener:
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    client = socket.create_connection(listener.getsockname())
-    server, _ = listener.accept()
-    client.close()  # first: the client's end is the one left in TIME_WAIT
-    server.recv(1)
-    server.close()
+try:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        client = socket.create_connection(listener.getsockname())
+        server, _ = listener.accept()
+        client.close()  # first: the client's end is the one left in TIME_WAIT
+        server.recv(1)
+        server.close()
+except OSError:
+    pass  # a box refuses IP sockets: what matters is that no test finds one left by another
 print(" ".join(sorted(found)) if found else "none")
