@@ -12,9 +12,10 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   leave something in or count with: a new IPC namespace (System V ids, POSIX message queues), made while the
   test before runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number, what
   the test left there). The network namespace is the box's for all its tests: no run in a box may make a socket
-  but a Unix-domain one (judge/syscall_filter.py), so none leaves a trace in it (counters, TIME_WAIT), and a new
-  one per test cost about 0.9 ms, mostly the kernel's tear-down of the old. Nothing the test left is looked at, so nothing it left can make the reset fail; what fails anyway
-  (the machine out of memory) is returned, not raised.
+  but a Unix-domain one (judge/runner/syscall_filter.py), so none leaves a trace in it (counters, TIME_WAIT), and
+  a new one per test cost about 0.9 ms, mostly the kernel's tear-down of the old. Nothing the test left is looked
+  at, so nothing it left can make the reset fail; what fails anyway (the machine out of memory) is returned, not
+  raised.
 """
 
 from __future__ import annotations
