@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.judging import effective_limits, judge_submission
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, load_problem
 from judge.results import SubmissionResult

@@ -23,8 +23,9 @@ from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMiss
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
-from judge.language_table import Allowance, Language
-from judge.languages import LANGUAGES, detect_language, resolve_toolchain
+from judge.languages.catalog import LANGUAGES, Allowance, Language
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox

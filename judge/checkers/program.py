@@ -26,7 +26,8 @@ from pathlib import Path
 from judge.checkers.base import CheckResult
 from judge.checkers.points import read_score_file, split_points
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.languages import Toolchain, detect_language, resolve_toolchain
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import Toolchain, resolve_toolchain
 from judge.problem_code import PROBLEM_CODE_LIMITS
 from judge.program import Program
 from judge.runner import execute

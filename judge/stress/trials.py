@@ -11,7 +11,8 @@ from pathlib import Path
 
 from judge.errors import JudgeFailure, SpecError, ToolchainMissing
 from judge.judging import Judging, open_judging
-from judge.languages import detect_language, resolve_toolchain
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import Problem, TestCase
 from judge.problem_code import ProblemCodeBox, run_validator

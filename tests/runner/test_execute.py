@@ -23,7 +23,8 @@ import pytest
 
 from conftest import needs, program
 from judge.judging import judge_submission
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem import load_problem
 from judge.results import SubmissionResult

@@ -1,7 +1,7 @@
 """languages.yaml as pydantic validates it: unknown keys, wrong types and placeholders a command cannot fill are
 one line naming the file and the key (`LanguageTableError`).
 
-Imported only when the table is not in the judge's cache yet (judge/languages.py keeps the validated table by
+Imported only when the table is not in the judge's cache yet (catalog.py keeps the validated table by
 content), so `judge run` does not pay for pydantic and PyYAML on every start.
 """
 
