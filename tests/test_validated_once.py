@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import problem as problem_module, tool_cache
+from judge import tool_cache
 from judge.errors import SpecError
-from judge.problem import load_problem
+from judge.problems import folder as problem_module
+from judge.problems.folder import load_problem
 
 from conftest import write_problem
 
@@ -53,7 +54,7 @@ def test_another_schema_is_validated_again(tmp_path: Path, validations: list[str
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     root = write_problem(tmp_path / "p")
     load_problem(root)
-    schema = tmp_path / "problem_schema.py"
+    schema = tmp_path / "schema.py"
     schema.write_text("# another version of the judge\n")
     monkeypatch.setattr(problem_module, "SCHEMA_MODULE", schema)
     load_problem(root)

@@ -64,7 +64,7 @@ def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folde
     language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
     source = main_source(path)
     toolchain = resolve_toolchain(detect_language(source))
-    # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problem_files):
+    # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problems.files):
     # its target is copied, as a header kept once in a package's include folder must be.
     siblings = sorted(sibling for sibling in source.parent.iterdir() if sibling != source and sibling.is_file())
     cached = cache_dir() / "programs" / _build_key(toolchain, source, siblings)

@@ -37,7 +37,7 @@ from judge.errors import JudgeError, SubmissionError
 from judge.intake import Refused, kind_refusal
 from judge.languages.detection import detect_language
 from judge.options import RunOptions
-from judge.problem import Problem, natural_key
+from judge.problems.model import Problem, natural_key
 from judge.suggest import nearby_path
 
 Layout = Literal["by-student", "by-problem"]

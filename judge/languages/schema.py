@@ -14,7 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from judge.errors import LanguageTableError
-from judge.problem_schema import first_error
+from judge.schema_errors import first_error
 
 FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main"})
 """What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""

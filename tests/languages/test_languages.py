@@ -18,7 +18,7 @@ from judge.languages.catalog import LANGUAGES, Language, languages_from_fields
 from judge.languages.detection import detect_language
 from judge.languages.schema import validate_table
 from judge.languages.toolchains import resolve_toolchain
-from judge.problem import ProblemSpec
+from judge.problems.model import ProblemSpec
 
 
 def spec(time_limit: float = 1, memory_limit: int = 256, **extra) -> ProblemSpec:
