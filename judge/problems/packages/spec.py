@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from judge.problems.packages.validator_flags import split_flags
 
 LEGACY = "legacy"
-VERSIONS = ("legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09")
 Version = Literal["legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09"]
 
 
