@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.checkers import BUILTIN_CHECKERS, CheckResult, Checker, custom, open_checker
+from judge.checkers import BUILTIN_CHECKERS, Checker, CheckResult, custom, open_checker
 from judge.checkers.boj import BojChecker
 from judge.checkers.exact import ExactChecker
 from judge.checkers.float_tolerance import FloatChecker, parse_number

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from judge.checkers.base import CheckResult, Checker
+from judge.checkers.base import Checker, CheckResult
 from judge.checkers.boj import BojChecker
 from judge.checkers.custom import CustomChecker
 from judge.checkers.exact import ExactChecker
