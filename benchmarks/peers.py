@@ -60,7 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_PEERS_VENV = Path("/work/venv-peers")

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.judging import effective_limits
-from judge.languages import LANGUAGES, resolve_toolchain
-from judge.problem import load_problem
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
+from judge.problems.folder import load_problem
 from judge.runner.sandbox import bwrap_problem
 
 REPO = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from judge.batch.problems import visible_entries
 from judge.errors import SpecError, SubmissionError
 from judge.judging import reference_runs
 from judge.options import RunOptions
-from judge.problem import Problem
+from judge.problems.model import Problem
 
 WRITTEN, UNCHANGED, OVERWRITTEN = "written", "unchanged", "overwritten"
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from judge import __version__
 from judge.errors import ToolchainMissing
-from judge.languages import LANGUAGES, Toolchain, resolve_toolchain, tool_version
-from judge.launchers import forget_launchers
+from judge.languages.catalog import LANGUAGES
+from judge.languages.shims import forget_launchers
+from judge.languages.toolchains import Toolchain, resolve_toolchain, tool_version
 from judge.runner.containment.choice import available_containments, choose_containment, describe
 from judge.runner.sandbox import BOX_UID, bwrap_problem, choose_sandbox, sandbox_gaps
 from judge.runner.starter_choice import shares_one_box

@@ -9,8 +9,7 @@ import re
 import shutil
 from collections.abc import Callable
 
-from judge.language_table import Language
-from judge.languages import LANGUAGES
+from judge.languages.catalog import LANGUAGES, Language
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from judge.checkers.base import CheckResult
 from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure
-from judge.problem import TestCase
+from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
 from judge.runner.execute import RunSpec, RunStats

@@ -23,11 +23,12 @@ from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMiss
 from judge.failures import JUDGE_FAILURES, as_failure, reason
 from judge.hints import hints_for
 from judge.intake import read_source
-from judge.language_table import Allowance, Language
-from judge.languages import LANGUAGES, detect_language, resolve_toolchain
+from judge.languages.catalog import LANGUAGES, Allowance, Language
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.problem_code import ProblemCodeBox
+from judge.problems.model import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.program import Compiled, Program
 from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.runner import execute
@@ -216,7 +217,7 @@ def _judge_tests(setup: _Setup, header: SubmissionHeader, options: RunOptions,
 
 
 def _scored(setup: _Setup, result: SubmissionResult) -> SubmissionResult:
-    """A scored problem's result graded by its groups (judge/scoring.py), a CE scoring 0; others unchanged."""
+    """A scored problem's result graded by its groups (judge/problems/scoring.py), a CE scoring 0; others unchanged."""
     scoring = setup.problem.scoring
     if scoring is None:
         return result

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeFailure
-from judge.languages import LANGUAGES, Toolchain, resolve_toolchain
-from judge.problem_files import read_problem_file
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import Toolchain, resolve_toolchain
+from judge.problems.files import read_problem_file
 from judge.runner import execute
 from judge.runner.classify import classify
 from judge.runner.execute import RunSpec

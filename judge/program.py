@@ -11,7 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.languages import Toolchain, main_name
+from judge.languages.detection import main_name
+from judge.languages.toolchains import Toolchain
 from judge.runner import execute
 from judge.runner.classify import classify
 from judge.runner.containment.protocol import Containment
@@ -48,7 +49,7 @@ class Program:
     def write(cls, toolchain: Toolchain, sandbox: Sandbox, scratch: Path, folder: Path, source: bytes,
               source_label: str, *, boj_main: bool) -> Program:
         """Write `source` (without a byte order mark) into the new program folder `folder` under `scratch`;
-        `boj_main`: a Java class is always Main, as BOJ runs it (languages.main_name)."""
+        `boj_main`: a Java class is always Main, as BOJ runs it (languages/detection.main_name)."""
         language = toolchain.language
         text = program_text(source)
         main = main_name(language, text, source_label, boj=boj_main)

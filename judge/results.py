@@ -87,7 +87,7 @@ class SubmissionResult:
     """Lines for the student about a well-known cause of the verdict (judge/hints.py)."""
     score: float | None = None
     max_score: float | None = None
-    """A scored problem's score (judge/scoring.py) and the most it can be; None for pass-fail problems."""
+    """A scored problem's score (judge/problems/scoring.py) and the most it can be; None for pass-fail problems."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""

@@ -20,14 +20,14 @@ from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
-from judge.expectation import Expectation, Reference
 from judge.failures import JUDGE_FAILURES, reason
 from judge.input_validators import InputValidator
 from judge.options import RunOptions
-from judge.packages.timing import with_time_limit
-from judge.problem import Problem, TestCase
 from judge.problem_code import ProblemCodeBox, run_validator
-from judge.problem_folder import load_problem_folder
+from judge.problems.expectations import Expectation, Reference
+from judge.problems.load import load_problem_folder
+from judge.problems.model import Problem, TestCase
+from judge.problems.packages.timing import with_time_limit
 from judge.results import SubmissionResult
 from judge.runner.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.verdicts import Verdict

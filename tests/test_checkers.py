@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from judge.checkers import BUILTIN_CHECKERS, Checker, CheckResult, open_checker
-from judge.checkers import custom
+from judge.checkers import BUILTIN_CHECKERS, Checker, CheckResult, custom, open_checker
 from judge.checkers.boj import BojChecker
 from judge.checkers.exact import ExactChecker
 from judge.checkers.float_tolerance import FloatChecker, parse_number
 from judge.checkers.tokens import TokensChecker
 from judge.errors import JudgeFailure, SpecError
-from judge.problem import Problem, load_problem
 from judge.problem_code import ProblemCodeBox
+from judge.problems.folder import load_problem
+from judge.problems.model import Problem
 from judge.runner.sandbox import bwrap_problem, choose_sandbox
 from judge.verdicts import Verdict
 

@@ -16,21 +16,21 @@ import pytest
 from rich.console import Console
 from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
-from judge.errors import JudgeError, SpecError
-from judge.batch.problems import load_problems
-from judge.grading.discovery import scan_class, source_limits
 from judge.batch.executors import EXECUTORS, ExecutorChoice
-from judge.grading.gradebook import format_score
-from judge.reporters.gradebook import csv_sheet, json_doc
 from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
-from judge.reporters.gradebook.page import render
+from judge.batch.tasks import GradeTask, PairOutcome
+from judge.errors import JudgeError, SpecError
+from judge.grading.discovery import scan_class, source_limits
+from judge.grading.gradebook import format_score
 from judge.grading.session import stale_tasks
 from judge.grading.store import ResultStore
-from judge.reporters.gradebook.plots import TimePoint, _ticks, cpu_strip, verdict_bars
-from judge.batch.tasks import GradeTask, PairOutcome
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problems.folder import load_problem
+from judge.reporters.gradebook import csv_sheet, json_doc
+from judge.reporters.gradebook.page import render
+from judge.reporters.gradebook.plots import TimePoint, _ticks, cpu_strip, verdict_bars
 from judge.verdicts import Verdict
 
 # --- discovery ---------------------------------------------------------------------------------------------------

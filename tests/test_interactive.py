@@ -16,7 +16,7 @@ import pytest
 
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
 HIGHLOW = Path(__file__).parent / "packages" / "highlow"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from judge.errors import SpecError
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 
 PACKAGES = Path(__file__).parent / "packages"
 ANYSUM, ANYORDER = PACKAGES / "anysum", PACKAGES / "anyorder"

@@ -13,7 +13,7 @@ import pytest
 from judge.errors import ToolchainMissing
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problems.folder import load_problem
 from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ import pytest
 from judge.checkers.points import parse_score
 from judge.errors import SpecError
 from judge.inert import json_document
-from judge.problem_folder import load_problem_folder
-from judge.scoring import MAX_SCORE
+from judge.problems.load import load_problem_folder
+from judge.problems.scoring import MAX_SCORE
 
 PACKAGES = Path(__file__).parent / "packages"
 NEARBY = PACKAGES / "nearby"

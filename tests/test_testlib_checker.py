@@ -12,7 +12,7 @@ import pytest
 from judge.batch.packing import ProblemPack
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
 NEAR = Path(__file__).parent / "testlib_problem"

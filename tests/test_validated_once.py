@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judge import problem as problem_module
 from judge import tool_cache
 from judge.errors import SpecError
-from judge.problem import load_problem
+from judge.problems import folder as problem_module
+from judge.problems.folder import load_problem
 
 from conftest import write_problem
 
@@ -54,7 +54,7 @@ def test_another_schema_is_validated_again(tmp_path: Path, validations: list[str
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     root = write_problem(tmp_path / "p")
     load_problem(root)
-    schema = tmp_path / "problem_schema.py"
+    schema = tmp_path / "schema.py"
     schema.write_text("# another version of the judge\n")
     monkeypatch.setattr(problem_module, "SCHEMA_MODULE", schema)
     load_problem(root)
@@ -73,13 +73,13 @@ def test_a_damaged_record_is_validated_again(tmp_path: Path, validations: list[s
 
 
 def test_the_language_table_is_validated_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from judge import languages
+    from judge.languages import catalog
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     seen: list[str] = []
-    validate = languages._validate_table
-    monkeypatch.setattr(languages, "_validate_table", lambda text, source: seen.append(source) or validate(text, source))
-    first, second = languages._packaged_table(), languages._packaged_table()
+    validate = catalog._validate_table
+    monkeypatch.setattr(catalog, "_validate_table", lambda text, source: seen.append(source) or validate(text, source))
+    first, second = catalog._packaged_table(), catalog._packaged_table()
     assert first == second and "python3" in first
     assert len(seen) == 1
 

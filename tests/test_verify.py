@@ -17,9 +17,10 @@ import pytest
 from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
-from judge.expectation import Expectation
 from judge.options import RunOptions
-from judge.problem import Problem, load_problem
+from judge.problems.expectations import Expectation
+from judge.problems.folder import load_problem
+from judge.problems.model import Problem
 from judge.verdicts import Verdict
 from judge.verify import SubmissionCheck, VerifyReport, verify
 

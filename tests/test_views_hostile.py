@@ -21,10 +21,10 @@ from xml.etree import ElementTree
 import pytest
 from test_grade_helpers import judge_main, write_problem
 
-from judge.expectation import Expectation
 from judge.grading.discovery import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.grading.store import Fingerprint, StoredResult
+from judge.problems.expectations import Expectation
 from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.reporters.verify import VERIFY_REPORTERS
 from judge.results import CaseResult, SubmissionResult

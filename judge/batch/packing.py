@@ -8,7 +8,7 @@ that they exist and are regular files), a package's group settings and `.timelim
 the problem (a derived time limit). Editing statement.md or generator.py therefore does not re-judge a class;
 regenerating the tests does.
 
-Every file is read through `judge.intake` (a problem's through judge/problem_files.py: never a link leading out of
+Every file is read through `judge.intake` (a problem's through judge/problems/files.py: never a link leading out of
 its folder), and a source never beyond its size cap.
 """
 
@@ -20,8 +20,8 @@ from functools import cached_property
 from pathlib import Path
 
 from judge.intake import read_source
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
-from judge.problem_files import read_problem_file
+from judge.problems.files import read_problem_file
+from judge.problems.model import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 from judge.errors import JudgeError, SpecError
-from judge.problem import SPEC_FILE, Problem, natural_key
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
+from judge.problems.model import SPEC_FILE, Problem, natural_key
 from judge.suggest import nearby_path
 
 

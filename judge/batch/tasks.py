@@ -20,7 +20,7 @@ from judge.errors import JudgeError, ToolchainMissing
 from judge.failures import JUDGE_FAILURES, reason
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 

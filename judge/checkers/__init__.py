@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from judge.checker_keys import PROGRAM_CHECKER
 from judge.checkers.base import Checker, CheckResult
 from judge.checkers.boj import BojChecker
 from judge.checkers.custom import CustomChecker
@@ -30,8 +29,8 @@ from judge.checkers.package_default import PackageDefaultChecker
 from judge.checkers.program import ProgramChecker, program_limits
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
-from judge.problem import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 from judge.problem_code import ProblemCodeBox
+from judge.problems.model import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, Problem
 
 __all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
 

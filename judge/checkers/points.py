@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 
 from judge.errors import JudgeFailure
-from judge.scoring import MAX_SCORE, checked_score
+from judge.problems.scoring import MAX_SCORE, checked_score
 
 SCORE_FILE_BYTES = 200
 """More than any number needs: a larger score.txt is not one number."""

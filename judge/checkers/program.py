@@ -26,7 +26,8 @@ from pathlib import Path
 from judge.checkers.base import CheckResult
 from judge.checkers.points import read_score_file, split_points
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.languages import Toolchain, detect_language, resolve_toolchain
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import Toolchain, resolve_toolchain
 from judge.problem_code import PROBLEM_CODE_LIMITS
 from judge.program import Program
 from judge.runner import execute
@@ -63,7 +64,7 @@ def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folde
     language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
     source = main_source(path)
     toolchain = resolve_toolchain(detect_language(source))
-    # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problem_files):
+    # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problems.files):
     # its target is copied, as a header kept once in a package's include folder must be.
     siblings = sorted(sibling for sibling in source.parent.iterdir() if sibling != source and sibling.is_file())
     cached = cache_dir() / "programs" / _build_key(toolchain, source, siblings)

@@ -11,7 +11,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import sandbox_choice, sandbox_options, source_limit_option
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 
 
 @click.command("answers")

@@ -17,7 +17,7 @@ from judge.cli.options import chosen_format, format_options, sandbox_choice, san
 from judge.feedback import POLICIES, shown
 from judge.judging import judge_submission
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 from judge.reporters.submission import REPORTERS
 from judge.reporters.submission.terminal import TextView
 from judge.results import SubmissionResult

@@ -12,7 +12,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 from judge.reporters.stress import REPORTERS
 from judge.stress import StressReport, StressRequest, stress
 from judge.stress.search import Progress

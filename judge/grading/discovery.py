@@ -35,9 +35,9 @@ from judge.batch.packing import SourceFile
 from judge.batch.problems import visible_entries
 from judge.errors import JudgeError, SubmissionError
 from judge.intake import Refused, kind_refusal
-from judge.languages import detect_language
+from judge.languages.detection import detect_language
 from judge.options import RunOptions
-from judge.problem import Problem, natural_key
+from judge.problems.model import Problem, natural_key
 from judge.suggest import nearby_path
 
 Layout = Literal["by-student", "by-problem"]

@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from judge import __version__
+from judge.batch.tasks import Pair
 from judge.grading.discovery import ClassFolder, Unmatched
 from judge.grading.store import StoredResult
-from judge.batch.tasks import Pair
-from judge.problem import Problem
+from judge.problems.model import Problem
 from judge.verdicts import Verdict
 
 if TYPE_CHECKING:  # judge.stress imports the judging engine, which the gradebook never needs

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.batch.engine import Stopped, run_batch
-from judge.batch.order import Estimate
 from judge.batch.executors import ExecutorChoice, Finished
+from judge.batch.order import Estimate
 from judge.batch.packing import ProblemPack
 from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
@@ -27,7 +27,7 @@ from judge.grading.out_folder import one_run_at_a_time
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
 from judge.grading.stress_pairs import minimal_inputs
 from judge.options import RunOptions
-from judge.problem import Problem
+from judge.problems.model import Problem
 from judge.reporters.gradebook import write_views
 
 

@@ -16,7 +16,7 @@ from judge.failures import JUDGE_FAILURES, reason
 from judge.grading.discovery import ClassFolder
 from judge.grading.store import StoredResult
 from judge.options import RunOptions
-from judge.problem import Problem
+from judge.problems.model import Problem
 from judge.stress import StressReport, StressRequest, stress
 from judge.verdicts import Verdict
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 from copydetect import CodeFingerprint
 
-from judge.languages import detect_language
-from judge.language_table import Language
+from judge.languages.catalog import Language
+from judge.languages.detection import detect_language
 
 NOISE_CHARACTERS = 25
 """copydetect's default: matches shorter than this many filtered characters are ignored."""

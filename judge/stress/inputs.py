@@ -17,7 +17,7 @@ from types import ModuleType
 from hypothesis.strategies import SearchStrategy
 
 from judge.errors import SpecError
-from judge.problem import Problem
+from judge.problems.model import Problem
 
 STRATEGY_FILE = "strategy.py"
 GENERATOR_FILE = "generator.py"

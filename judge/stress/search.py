@@ -24,8 +24,8 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 
 from judge.errors import SpecError
 from judge.options import RunOptions
-from judge.problem import Problem
 from judge.problem_code import run_generator
+from judge.problems.model import Problem
 from judge.stress.inputs import GeneratorInputs, InputSource, StrategyInputs, input_source
 from judge.stress.trials import Bench, Trial, find_reference, open_bench
 from judge.verdicts import Verdict

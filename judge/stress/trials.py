@@ -11,10 +11,11 @@ from pathlib import Path
 
 from judge.errors import JudgeFailure, SpecError, ToolchainMissing
 from judge.judging import Judging, open_judging
-from judge.languages import detect_language, resolve_toolchain
+from judge.languages.detection import detect_language
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import Problem, TestCase
 from judge.problem_code import ProblemCodeBox, run_validator
+from judge.problems.model import Problem, TestCase
 from judge.runner.sandbox import scratch_folder
 from judge.verdicts import Verdict
 from judge.verify import reference_submissions

@@ -23,9 +23,10 @@ import pytest
 
 from conftest import needs, program
 from judge.judging import judge_submission
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
-from judge.problem import load_problem
+from judge.problems.folder import load_problem
 from judge.results import SubmissionResult
 from judge.runner import execute
 from judge.runner.containment import cgroups, proctree

@@ -52,9 +52,11 @@ import pytest
 
 import nonroot
 from conftest import write_problem
-from judge.languages import LANGUAGES, cache_dir, resolve_toolchain
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 from judge.runner.containment import cgroups
 from judge.runner.sandbox import bwrap_problem
+from judge.tool_cache import cache_dir
 
 HOSTILE_DIR = Path(__file__).parent / "hostile"
 JUDGE_CACHE = cache_dir()  # read before any test changes HOME

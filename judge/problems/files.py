@@ -14,10 +14,13 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from judge.errors import SpecError
 from judge.intake import LINK_REASON, Refused, kind_refusal, read_source
+from judge.problems.model import SPEC_FILE
 
+SPEC_LIMIT_BYTES = 64 * 1024
 FIX = "a problem's files must be regular files inside its folder"
 FOLDER_FIX = "make it a folder inside the problem folder"
 THROUGH_LINK = "is reached through"
@@ -100,3 +103,27 @@ def program_files(path: Path, root: Path) -> tuple[Path, ...]:
             files.append(Path(entry.path))
             resolve_inside(files[-1], root)
     return tuple(files)
+
+
+def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False,
+                      root: Path | None = None) -> dict[Any, Any]:
+    """A problem.yaml (ours or a problem package's; or a group's settings file, inside the problem folder `root`)
+    as a mapping, read safely: a regular file of at most 64 KiB, no aliases; any problem is a SpecError naming the
+    file (and the line, for YAML errors). With `empty_ok`, an empty file is an empty mapping (a legacy package's
+    problem.yaml may leave every key at its default)."""
+    from judge.problems.schema import parse_mapping  # noqa: PLC0415 -- PyYAML only where a package is read
+
+    text = read_spec_bytes(spec_path, root or spec_path.parent).decode("utf-8")
+    return parse_mapping(text, spec_path, keys_hint, empty_ok=empty_ok)
+
+
+def read_spec_bytes(spec_path: Path, root: Path) -> bytes:
+    """A problem.yaml's bytes: a regular file (in the problem folder `root`) of at most 64 KiB in UTF-8, else a
+    SpecError naming it."""
+    data = read_problem_file(spec_path, root, SPEC_LIMIT_BYTES, what=SPEC_FILE,
+                             fix=f"it must be a regular file of at most {SPEC_LIMIT_BYTES // 1024} KiB")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SpecError(f"{spec_path}: cannot read: {error}") from None
+    return data

@@ -9,9 +9,9 @@ import os
 from pathlib import Path
 
 from judge.errors import SpecError
-from judge.packages.spec import PackageSpec, TimeMultipliers
-from judge.problem import Problem, TimeRule
-from judge.problem_files import read_problem_file
+from judge.problems.files import read_problem_file
+from judge.problems.model import Problem, TimeRule
+from judge.problems.packages.spec import PackageSpec, TimeMultipliers
 
 TIMELIMIT_FILE = ".timelimit"
 DEFAULT_MEMORY_MIB = 2048

@@ -1,8 +1,8 @@
 """problem.yaml as pydantic validates it: the schema, the YAML reader without aliases, and errors as one line.
 
-Imported only for a problem.yaml the judge has not validated before (judge/problem.py keeps what it validated in
+Imported only for a problem.yaml the judge has not validated before (folder.py keeps what it validated in
 the judge's cache, by content), so `judge run` on a known problem pays for neither pydantic nor PyYAML. A problem
-package's files (judge/packages/) are read with the same YAML reader and reported with the same `first_error`.
+package's files (packages/) are read with the same YAML reader and reported with the same `first_error`.
 """
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from judge.checker_keys import PROGRAM_CHECKER, PROGRAM_PROTOCOLS
 from judge.errors import SpecError
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB, MAX_SOURCE_LIMIT_KIB
+from judge.problems.model import PROGRAM_CHECKER, PROGRAM_PROTOCOLS
+from judge.schema_errors import first_error, one_line, show_key
 from judge.suggest import closest
 
 
 class CheckerModel(BaseModel):
-    """`checker:` of problem.yaml (judge/problem.py's CheckerSpec holds the result)."""
+    """`checker:` of problem.yaml (model.py's CheckerSpec holds the result)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -29,7 +30,7 @@ class CheckerModel(BaseModel):
 
 
 class SpecModel(BaseModel):
-    """problem.yaml's keys, types and bounds (judge/problem.py's ProblemSpec holds the result)."""
+    """problem.yaml's keys, types and bounds (model.py's ProblemSpec holds the result)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -41,7 +42,7 @@ class SpecModel(BaseModel):
     output_limit: int = Field(default=1, gt=0, le=4096)
     checker: CheckerModel = Field(default_factory=CheckerModel)
     language_allowance: bool = True
-    validator: Literal["validator.py"] | None = None  # problem.py's VALIDATOR_FILE
+    validator: Literal["validator.py"] | None = None  # model.py's VALIDATOR_FILE
     source_limit: int = Field(default=DEFAULT_SOURCE_LIMIT_KIB, gt=0, le=MAX_SOURCE_LIMIT_KIB)  # KiB
 
     @field_validator("checker", mode="before")
@@ -68,7 +69,7 @@ def validate_spec(text: str, spec_path: Path) -> dict[str, Any]:
     unknown = [key for key in raw if key not in SpecModel.model_fields]
     if unknown:
         near = closest(str(unknown[0]), SpecModel.model_fields)
-        raise SpecError(f"{spec_path}: {_show_key(unknown[0])}: unknown key; remove it or check its spelling"
+        raise SpecError(f"{spec_path}: {show_key(unknown[0])}: unknown key; remove it or check its spelling"
                         + (f" (did you mean {near}?)" if near else ""))
     try:
         return SpecModel.model_validate(raw).model_dump()
@@ -89,7 +90,7 @@ def parse_mapping(text: str, spec_path: Path, keys_hint: str, *, empty_ok: bool 
     except RecursionError:
         raise SpecError(f"{spec_path}: not valid YAML: nested too deeply") from None
     except ValueError as error:  # PyYAML's constructors: `2021-13-01`, `!!float fast`, `!!int 0x`
-        raise SpecError(f"{spec_path}: not valid YAML: {_one_line(str(error))}") from None
+        raise SpecError(f"{spec_path}: not valid YAML: {one_line(str(error))}") from None
     if raw is None and empty_ok:
         return {}
     if not isinstance(raw, dict):
@@ -106,33 +107,3 @@ class _SpecLoader(yaml.SafeLoader):
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed; write the value out",
                                               self.peek_event().start_mark)
         return super().compose_node(parent, index)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _show_key(part: object) -> str:
-    """A key as a message shows it: quoted when it holds line breaks or other invisible characters."""
-    text = str(part)
-    return text if text and text.isprintable() and text.strip() == text else repr(text)
-
-
-def first_error(error: ValidationError) -> str:
-    """The first pydantic error as `key: what is wrong, got <value>`."""
-    first = error.errors()[0]
-    key = ".".join(_show_key(part) for part in first["loc"]) or "(top level)"
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        return f"{key}: unknown key; remove it or check its spelling"
-    if kind == "missing":
-        return f"{key}: missing; this key is required"
-    if kind == "value_error":  # our own validators' ValueError says what is wrong and shows the value
-        return f"{key}: {_one_line(str(first.get('ctx', {}).get('error', first['msg'])))}"
-    message = {
-        "greater_than": "must be a positive number",
-        "float_parsing": "must be a positive number",
-        "int_parsing": "must be a whole number",
-        "int_from_float": "must be a whole number",
-    }.get(kind, first["msg"].lower())
-    return f"{key}: {message}, got {first.get('input')!r}"

@@ -1,4 +1,5 @@
-"""Launcher scripts (pyenv and asdf shims): asked once which real binary they start, the answer kept on disk.
+"""Interpreter shims (pyenv and asdf launcher scripts): asked once which real binary they start, the answer
+kept on disk.
 
 Asking a pyenv shim costs about 100 ms (a bash script that runs pyenv), which every `judge run` used to pay. The
 answer is kept in the judge's cache under a key made of everything that can change it: the script (its real

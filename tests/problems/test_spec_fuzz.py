@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 
 from conftest import write_problem
 from judge.errors import SpecError
-from judge.problem import SPEC_FILE, load_problem
+from judge.problems.folder import load_problem
+from judge.problems.model import SPEC_FILE
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -13,18 +13,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from judge.checker_keys import PROGRAM_CHECKER
 from judge.errors import SpecError
-from judge.packages import spec as package_spec
-from judge.packages.spec import PackageSpec
-from judge.packages.submissions import package_references
-from judge.packages.testdata import PackageTest, load_tests
-from judge.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
+from judge.problems.model import PROGRAM_CHECKER
+from judge.problems.packages import spec as package_spec
+from judge.problems.packages.spec import PackageSpec
+from judge.problems.packages.submissions import package_references
+from judge.problems.packages.testdata import PackageTest, load_tests
+from judge.problems.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
                                    MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
-from judge.packages.validator_flags import default_checker, split_flags
-from judge.problem import SPEC_FILE, CheckerSpec, Problem, ProblemSpec, checker_program_files
-from judge.problem_files import program_files, resolve_inside
-from judge.problem_schema import first_error
+from judge.problems.files import program_files, resolve_inside
+from judge.problems.folder import checker_program_files
+from judge.problems.model import SPEC_FILE, CheckerSpec, Problem, ProblemSpec
+from judge.problems.packages.validator_flags import default_checker, split_flags
+from judge.schema_errors import first_error
 
 UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")

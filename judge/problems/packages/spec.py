@@ -11,10 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from judge.packages.validator_flags import split_flags
+from judge.problems.packages.validator_flags import split_flags
 
 LEGACY = "legacy"
-VERSIONS = ("legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09")
 Version = Literal["legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09"]
 
 

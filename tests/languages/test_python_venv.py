@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from conftest import needs
-from judge import languages
 from judge.errors import ToolchainMissing
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages import toolchains
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("yaml", "numpy", "pytest", "rich", "hypothesis", "psutil")
@@ -48,9 +49,9 @@ SPY = """
 def fresh_toolchains(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """A private judge cache, and toolchains resolved afresh before and after."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     yield tmp_path / "cache" / "judge"
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
 
 
 def base_python(key: str = "python3") -> str:
@@ -75,7 +76,7 @@ def hidden_host_paths(key: str) -> list[str]:
     records, the judge's own files, and the files of the home folder (but the folders leading to the toolchain)."""
     site = installed_packages_folder(base_python(key))
     paths = [site / name for name in sorted(os.listdir(site))[:20]] if site.is_dir() else []
-    cache = languages.cache_dir() / "venvs"
+    cache = toolchains.cache_dir() / "venvs"
     paths += [*cache.glob("*.json"), *cache.glob("*.lock"), REPO / "judge", REPO / "problems",
               Path(sys.prefix) / "pyvenv.cfg"]
     shown = resolve_toolchain(LANGUAGES[key]).view.shown
@@ -100,7 +101,8 @@ def test_a_submission_has_site_but_nothing_installed(make_problem, tmp_path: Pat
 
 
 def test_the_venv_is_made_once_for_judges_starting_together(fresh_toolchains: Path) -> None:
-    script = ("from judge.languages import LANGUAGES, resolve_toolchain; "
+    script = ("from judge.languages.catalog import LANGUAGES; "
+              "from judge.languages.toolchains import resolve_toolchain; "
               "print(resolve_toolchain(LANGUAGES['python3']).venvs['python'])")
     starts = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True) for _ in range(4)]
@@ -127,7 +129,7 @@ def test_a_changed_interpreter_gets_a_new_venv(fresh_toolchains: Path, tmp_path:
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
     first = resolve_toolchain(LANGUAGES["python3"]).venvs["python"]
     os.utime(copy, (1_000_000_000, 1_000_000_000))
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     second = resolve_toolchain(LANGUAGES["python3"]).venvs["python"]
     assert first != second
     for python in (first, second):

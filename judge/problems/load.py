@@ -1,5 +1,5 @@
-"""The one entry point for loading a problem folder, whatever its layout: ours (judge/problem.py) or a problem
-package (judge/packages/). Every command loads problems through `load_problem_folder`."""
+"""The one entry point for loading a problem folder, whatever its layout: ours (folder.py) or a problem package
+(packages/). Every command loads problems through `load_problem_folder`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import os
 from pathlib import Path
 
 from judge.errors import SpecError
-from judge.packages.detect import DATA_FOLDER, is_package
-from judge.problem import SPEC_FILE, Problem, load_problem, read_spec_mapping
+from judge.problems.files import read_spec_mapping
+from judge.problems.folder import load_problem
+from judge.problems.model import SPEC_FILE, Problem
+from judge.problems.packages.detect import DATA_FOLDER, is_package
 
 
 def load_problem_folder(root: Path | str, *, require_answers: bool = True) -> Problem:
@@ -23,7 +25,7 @@ def load_problem_folder(root: Path | str, *, require_answers: bool = True) -> Pr
             raise SpecError(f"{spec_path}: missing; a problem package needs a problem.yaml (it may be empty)")
         raw = read_spec_mapping(spec_path, "id, title, time_limit, ... or a package's name, limits, ...", empty_ok=True)
         if is_package(root, raw):
-            from judge.packages.loader import load_package  # noqa: PLC0415 -- pydantic only for a package
+            from judge.problems.packages.loader import load_package  # noqa: PLC0415 -- pydantic only for a package
 
             return load_package(root, raw)
     return load_problem(root, require_answers=require_answers)

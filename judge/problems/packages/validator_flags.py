@@ -8,7 +8,7 @@ import shlex
 from pathlib import Path
 
 from judge.errors import SpecError
-from judge.problem import CheckerSpec
+from judge.problems.model import CheckerSpec
 
 CHECKER = "package-default"
 SWITCHES = {"case_sensitive": "case_sensitive", "space_change_sensitive": "space_change_sensitive"}

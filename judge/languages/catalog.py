@@ -1,8 +1,10 @@
-"""languages.yaml: its records, and `parse_table`, which validates it the way problem.yaml is validated.
+"""The language catalog: languages.yaml's records (`Language`, `ToolSpec`, `Allowance`) and `LANGUAGES`, the
+packaged table read when first needed (`LanguageTable`), not when the judge is imported.
 
-Unknown keys, wrong types and placeholders a command cannot fill are one line naming the file and the key
-(`LanguageTableError`, exit 2, from judge/language_schema.py), never a KeyError at the first submission in that
-language. The table is read when first needed (`LanguageTable`), not when the judge is imported.
+The table is validated the way problem.yaml is (schema.py): unknown keys, wrong types and placeholders a command
+cannot fill are one line naming the file and the key (`LanguageTableError`, exit 2), never a KeyError at the first
+submission in that language. A validated table is kept in the judge's cache by content and schema, so pydantic and
+PyYAML are imported only when the table or schema.py changed.
 """
 
 from __future__ import annotations
@@ -10,7 +12,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from judge.tool_cache import validated_once
+
+DEFAULT_MAIN = "Main"
+"""The class a main_class language (Java) runs unless the source says otherwise (detection.main_name)."""
+SCHEMA_MODULE = Path(__file__).with_name("schema.py")
+"""The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 
 @dataclass(frozen=True)
 class Allowance:
@@ -56,13 +66,6 @@ class Language:
         return self.source_name.format(main=main)
 
 
-def parse_table(text: str, source: str) -> dict[str, Language]:
-    """The languages of `text` (a languages.yaml), or a LanguageTableError naming `source` and the key."""
-    from judge.language_schema import validate_table  # noqa: PLC0415 -- pydantic only when validating
-
-    return languages_from_fields(validate_table(text, source))
-
-
 def languages_from_fields(table: Mapping[str, Mapping[str, Any]]) -> dict[str, Language]:
     """The languages of a validated table (as validate_table returns it, or as the judge's cache kept it)."""
     return {key: _language(key, fields) for key, fields in table.items()}
@@ -99,3 +102,21 @@ class LanguageTable(Mapping[str, Language]):
 
     def __len__(self) -> int:
         return len(self._table)
+
+
+def _packaged_table() -> dict[str, Language]:
+    """The packaged languages.yaml, validated once per content and schema (`validated_once`)."""
+    table = Path(__file__).with_name("languages.yaml")  # package data, installed beside this module
+    text = table.read_text(encoding="utf-8")
+    return validated_once("languages", SCHEMA_MODULE, text, lambda: _validate_table(text, str(table)),
+                          languages_from_fields)
+
+
+def _validate_table(text: str, source: str) -> dict[str, Any]:
+    from judge.languages.schema import validate_table  # noqa: PLC0415 -- pydantic only when validating
+
+    return validate_table(text, source)
+
+
+LANGUAGES: Mapping[str, Language] = LanguageTable(_packaged_table)
+"""Every language, by key; languages.yaml is read and validated on first use."""

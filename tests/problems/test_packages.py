@@ -19,13 +19,13 @@ import pytest
 from judge.batch.packing import ProblemPack
 from judge.batch.problems import load_problems
 from judge.errors import SpecError
-from judge.expectation import Expectation
-from judge.packages.timing import with_time_limit
-from judge.problem import TimeRule
-from judge.problem_folder import load_problem_folder
+from judge.problems.expectations import Expectation
+from judge.problems.load import load_problem_folder
+from judge.problems.model import TimeRule
+from judge.problems.packages.timing import with_time_limit
 from judge.verdicts import Verdict
 
-PACKAGES = Path(__file__).parent / "packages"
+PACKAGES = Path(__file__).parent.parent / "packages"
 HALVE = PACKAGES / "halve"
 SHOUT = PACKAGES / "shout"
 

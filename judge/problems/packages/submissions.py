@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 
 from judge.errors import SpecError, SubmissionError
-from judge.expectation import Expectation, Reference
 from judge.intake import Refused, read_source
-from judge.languages import detect_language
-from judge.problem import natural_key
-from judge.problem_files import resolve_inside
+from judge.languages.detection import detect_language
+from judge.problems.expectations import Expectation, Reference
+from judge.problems.files import resolve_inside
+from judge.problems.model import natural_key
 from judge.verdicts import Verdict
 
 SUBMISSIONS_FOLDER = "submissions"

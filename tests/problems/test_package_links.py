@@ -1,5 +1,5 @@
 """A problem folder is read as root and is not trusted: no file of it is ever read through a symbolic link that
-leads out of it, in any folder, and no FIFO or device is opened (judge/problem_files.py). Links that stay inside
+leads out of it, in any folder, and no FIFO or device is opened (judge/problems/files.py). Links that stay inside
 are followed, as the package format allows (data/sample linked into data/secret).
 
 Every attack here is a package written for this test, with a "secret" file beside it standing for /etc/shadow.
@@ -19,7 +19,7 @@ import pytest
 from judge.batch.packing import ProblemPack
 from judge.errors import SpecError
 from judge.problem_code import ProblemCodeBox
-from judge.problem_folder import load_problem_folder
+from judge.problems.load import load_problem_folder
 
 SECRET = "SECRETWORD root:$6$salt$hash\n"
 SUBMISSION = "print(sum(int(word) % 2 == 0 for word in input().split()))\n"
@@ -191,7 +191,7 @@ def test_a_validator_header_linked_inside_the_package_is_compiled_with_it(tmp_pa
     testlib.h once for several programs) compiles with that header: the link was checked at loading, and the
     build copies what it points to."""
     root = tmp_path / "anysum"
-    shutil.copytree(Path(__file__).parent / "packages" / "anysum", root)
+    shutil.copytree(Path(__file__).parent.parent / "packages" / "anysum", root)
     (root / "include").mkdir()
     (root / "include" / "verdicts.h").write_text("#define ACCEPTED 42\n")
     _link(root / "output_validator" / "verdicts.h", "../include/verdicts.h")

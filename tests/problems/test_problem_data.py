@@ -13,10 +13,10 @@ from types import ModuleType
 
 import pytest
 
-from judge.problem import load_problem
+from judge.problems.folder import load_problem
 from judge.verdicts import Verdict
 
-PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
+PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
 SUDOKU = PROBLEMS / "2580"
 NQUEEN = PROBLEMS / "9663"
 KEEPS_SEARCHING = PROBLEMS.parent / "submissions" / "2580" / "accepted" / "flags_keeps_searching.py"

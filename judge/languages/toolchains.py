@@ -1,5 +1,5 @@
-"""Languages: the table in languages.yaml (read and validated on first use: language_table.py), detection by
-extension, and toolchains resolved to absolute paths.
+"""Toolchains: a language's tools found on this machine, resolved to absolute paths of real binaries, with what a
+box must show of them.
 
 Code lives here only where a language differs in a way data cannot say; the YAML holds the rest. Two such
 differences: a Python runs submissions from a virtual environment the judge keeps with nothing installed (so
@@ -13,20 +13,17 @@ import fcntl
 import functools
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from judge.errors import SubmissionError, ToolchainMissing
-from judge.language_table import Language, LanguageTable, ToolSpec, languages_from_fields
-from judge.launchers import launched_binary
+from judge.errors import ToolchainMissing
+from judge.languages.catalog import DEFAULT_MAIN, LANGUAGES, Language, ToolSpec
+from judge.languages.shims import launched_binary
 from judge.runner.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
-from judge.tool_cache import cache_dir, read_record, tool_key, validated_once, write_record
+from judge.tool_cache import cache_dir, read_record, tool_key, write_record
 
 ELF_MAGIC = b"\x7fELF"
 STATIC_FLAG = "-static"
@@ -37,14 +34,6 @@ LAYOUT_PROBE = (
     "print(json.dumps({'stdlib': sys.path, 'site': [paths['purelib'], paths['platlib'], *site.getsitepackages()]}))"
 )
 STATIC_PROBE = "int main(void) { return 0; }\n"
-DEFAULT_MAIN = "Main"
-_JAVA_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.DOTALL)
-_JAVA_CLASS = re.compile(rb"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
-_JAVA_PUBLIC = re.compile(rb"\bpublic\s+(?:(?:final|abstract|static)\s+)*(?:class|interface|enum|record)\s+"
-                          rb"([A-Za-z_$][\w$]*)")
-_JAVA_MAIN = re.compile(rb"\bstatic\s+void\s+main\s*\(")
-LANGUAGE_SCHEMA_MODULE = Path(__file__).with_name("language_schema.py")
-"""The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 
 
 @dataclass(frozen=True)
@@ -69,64 +58,6 @@ class Toolchain:
         values = {**self.paths, **{f"{name}_venv": path for name, path in self.venvs.items()}, "program": program,
                   "source": source, "source_label": source_label, "memory_mib": str(memory_mib), "main": main}
         return [part.format(**values) for part in template if self.static_linking or part != STATIC_FLAG]
-
-
-def _packaged_table() -> dict[str, Language]:
-    """The packaged languages.yaml, validated once per content and schema (`validated_once`)."""
-    table = Path(__file__).with_name("languages.yaml")  # package data, installed beside this module
-    text = table.read_text(encoding="utf-8")
-    return validated_once("languages", LANGUAGE_SCHEMA_MODULE, text, lambda: _validate_table(text, str(table)),
-                          languages_from_fields)
-
-
-def _validate_table(text: str, source: str) -> dict[str, Any]:
-    from judge.language_schema import validate_table  # noqa: PLC0415 -- pydantic only when validating
-
-    return validate_table(text, source)
-
-
-LANGUAGES: Mapping[str, Language] = LanguageTable(_packaged_table)
-"""Every language, by key; languages.yaml is read and validated on first use."""
-
-
-def main_name(language: Language, source: bytes, file_name: str, *, boj: bool) -> str:
-    """The class a main_class language (Java) runs. With `boj`, always `Main`: BOJ saves every submission as
-    Main.java and runs class Main, so a public class of another name is a CE there and here. Otherwise (problem
-    packages, a problem's own programs): `Main` when the source declares it, else its public class (javac wants
-    the file named after it), else the class named after the file (`Different.java`, as problem packages name
-    them), else the one declaring `static void main`, else `Main` (and the compiler says what is wrong)."""
-    if not language.main_class or boj:
-        return DEFAULT_MAIN
-    code = _JAVA_NOISE.sub(b" ", source)
-    declared = [(match.start(), match.group(1).decode("ascii")) for match in _JAVA_CLASS.finditer(code)]
-    names = [name for _, name in declared]
-    stem = Path(file_name).stem
-    if DEFAULT_MAIN in names:
-        return DEFAULT_MAIN
-    public = _JAVA_PUBLIC.search(code)
-    if public is not None:
-        return public.group(1).decode("ascii")
-    if stem in names:
-        return stem
-    holder = _JAVA_MAIN.search(code)
-    if holder is not None:
-        before = [name for start, name in declared if start < holder.start()]
-        if before:
-            return before[-1]
-    return DEFAULT_MAIN
-
-
-def detect_language(source: Path, override: str | None = None) -> Language:
-    """The language named by `--lang`, else the one whose extension the file has."""
-    if override is not None:
-        if override not in LANGUAGES:
-            raise SubmissionError(f"--lang {override}: unknown language; choose one of {', '.join(LANGUAGES)}")
-        return LANGUAGES[override]
-    for language in LANGUAGES.values():
-        if source.suffix.lower() in language.extensions:
-            return language
-    known = ", ".join(ext for language in LANGUAGES.values() for ext in language.extensions)
-    raise SubmissionError(f"{source}: unknown language for extension '{source.suffix}'; use one of {known} or --lang")
 
 
 def resolve_toolchain(language: Language) -> Toolchain:
@@ -164,7 +95,7 @@ def _resolve_cached(key: str) -> Toolchain:
 
 
 def _real_binary(found: str, tool: ToolSpec) -> str:
-    """Follow symlinks, and ask a script shim (pyenv, asdf) for the binary it would start (once: launchers.py)."""
+    """Follow symlinks, and ask a script shim (pyenv, asdf) for the binary it would start (once: shims.py)."""
     path = os.path.realpath(found)
     with open(path, "rb") as handle:
         is_binary = handle.read(4) == ELF_MAGIC

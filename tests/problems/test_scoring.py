@@ -1,6 +1,6 @@
-"""Scored problems: the default grader's rules (judge/scoring.py), a scored package's groups, partially accepted
-reference submissions, and the score in run, verify and grade. tests/packages/evens (legacy, `type: scoring`)
-was written for these tests: group1 is all or nothing (40), group2 gives 20 per test (60)."""
+"""Scored problems: the default grader's rules (judge/problems/scoring.py), a scored package's groups, partially
+accepted reference submissions, and the score in run, verify and grade. tests/packages/evens (legacy, `type:
+scoring`) was written for these tests: group1 is all or nothing (40), group2 gives 20 per test (60)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from judge.expectation import Expectation
-from judge.problem_folder import load_problem_folder
-from judge.scoring import ScoreGroup
+from judge.problems.expectations import Expectation
+from judge.problems.load import load_problem_folder
+from judge.problems.scoring import ScoreGroup
 from judge.verdicts import Verdict
 
-EVENS = Path(__file__).parent / "packages" / "evens"
+EVENS = Path(__file__).parent.parent / "packages" / "evens"
 AC, WA, TLE, RE = Verdict.AC, Verdict.WA, Verdict.TLE, Verdict.RE
 
 

@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from judge import doctor, languages
+from judge import doctor
 from judge.errors import LanguageTableError, SubmissionError, ToolchainMissing
 from judge.judging import effective_limits
-from judge.language_table import parse_table
-from judge.languages import LANGUAGES, detect_language, resolve_toolchain
-from judge.problem import ProblemSpec
+from judge.languages import toolchains
+from judge.languages.catalog import LANGUAGES, Language, languages_from_fields
+from judge.languages.detection import detect_language
+from judge.languages.schema import validate_table
+from judge.languages.toolchains import resolve_toolchain
+from judge.problems.model import ProblemSpec
 
 
 def spec(time_limit: float = 1, memory_limit: int = 256, **extra) -> ProblemSpec:
@@ -75,9 +78,9 @@ def test_unknown_extension_is_a_submission_error() -> None:
 @pytest.fixture
 def fresh_toolchains():
     """Toolchains are resolved once per process; start and end each test with an empty cache."""
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     yield
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
 
 
 def test_python_resolves_to_an_absolute_real_binary(fresh_toolchains) -> None:
@@ -91,7 +94,7 @@ def test_python_resolves_to_an_absolute_real_binary(fresh_toolchains) -> None:
 def test_a_shim_script_is_asked_for_its_binary(tmp_path: Path, monkeypatch, fresh_toolchains) -> None:
     """A pyenv-style shim on PATH resolves to the interpreter it would start, never to the script."""
     real = resolve_toolchain(LANGUAGES["python3"]).paths["python"]
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     shim = tmp_path / "python3"
     shim.write_text(f'#!/bin/sh\nexec "{real}" "$@"\n')
     shim.chmod(0o755)
@@ -194,7 +197,7 @@ def test_without_static_libraries_c_links_dynamically_and_doctor_says_so(tmp_pat
                                                                          fresh_toolchains) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     real = resolve_toolchain(LANGUAGES["c"]).paths["cc"]
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     fake_compiler(tmp_path / "bin", real)
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     toolchain = resolve_toolchain(LANGUAGES["c"])
@@ -223,9 +226,14 @@ def test_where_static_linking_works_c_programs_are_static(tmp_path: Path, monkey
     assert done.returncode != 0 and "not a dynamic executable" in done.stdout + done.stderr, done
 
 
-PACKAGED_TABLE = resources.files("judge").joinpath("languages.yaml").read_text(encoding="utf-8")
+PACKAGED_TABLE = resources.files("judge.languages").joinpath("languages.yaml").read_text(encoding="utf-8")
 TINY = ("lua:\n  display: Lua\n  extensions: ['.lua']\n  source_name: main.lua\n"
         "  tools: {lua: {names: [lua5.4], package: lua5.4}}\n  run: ['{lua}', '{source}']\n")
+
+
+def parse_table(text: str, source: str) -> dict[str, Language]:
+    """The languages of `text` as the catalog reads an uncached table: validated, then made records."""
+    return languages_from_fields(validate_table(text, source))
 
 
 def test_the_packaged_table_is_valid_and_matches_the_loaded_one():

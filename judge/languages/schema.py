@@ -1,7 +1,7 @@
 """languages.yaml as pydantic validates it: unknown keys, wrong types and placeholders a command cannot fill are
 one line naming the file and the key (`LanguageTableError`).
 
-Imported only when the table is not in the judge's cache yet (judge/languages.py keeps the validated table by
+Imported only when the table is not in the judge's cache yet (catalog.py keeps the validated table by
 content), so `judge run` does not pay for pydantic and PyYAML on every start.
 """
 
@@ -14,7 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from judge.errors import LanguageTableError
-from judge.problem_schema import first_error
+from judge.schema_errors import first_error
 
 FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main"})
 """What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""

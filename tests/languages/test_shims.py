@@ -1,4 +1,4 @@
-"""A launcher script (pyenv shim) is asked once which binary it starts, and asked again when anything its answer
+"""A pyenv shim is asked once which binary it starts, and asked again when anything its answer
 depends on changes: the script, the binary it named, the working folder, PATH, the PYENV_/ASDF_ variables, or
 `judge doctor` forgetting every answer."""
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from judge import languages, launchers
-from judge.languages import LANGUAGES, resolve_toolchain
+from judge.languages import shims, toolchains
+from judge.languages.catalog import LANGUAGES
+from judge.languages.toolchains import resolve_toolchain
 
 QUESTION = ("-c", "import sys; print(sys.executable)")
 
@@ -38,8 +39,8 @@ def test_asked_once_then_read_from_the_cache(tmp_path: Path, private_cache: Path
     target, log = tmp_path / "python3.11", tmp_path / "log"
     target.write_bytes(b"\x7fELF binary")
     script = shim(tmp_path / "shims", target, log)
-    assert launchers.launched_binary(str(script), QUESTION) == str(target)
-    assert launchers.launched_binary(str(script), QUESTION) == str(target)
+    assert shims.launched_binary(str(script), QUESTION) == str(target)
+    assert shims.launched_binary(str(script), QUESTION) == str(target)
     assert asked(log) == 1
     assert len(list(private_cache.iterdir())) == 1
 
@@ -49,10 +50,10 @@ def test_a_changed_launcher_is_asked_again(tmp_path: Path, private_cache: Path) 
     first.write_bytes(b"\x7fELF one")
     second.write_bytes(b"\x7fELF two")
     script = shim(tmp_path / "shims", first, log)
-    assert launchers.launched_binary(str(script), QUESTION) == str(first)
+    assert shims.launched_binary(str(script), QUESTION) == str(first)
     shim(tmp_path / "shims", second, log)  # a new pyenv rewrote its shims: other bytes, another mtime
     os.utime(script, ns=(1_000_000_000, 1_000_000_000))
-    assert launchers.launched_binary(str(script), QUESTION) == str(second)
+    assert shims.launched_binary(str(script), QUESTION) == str(second)
     assert asked(log) == 2
 
 
@@ -60,12 +61,12 @@ def test_a_changed_or_removed_binary_is_asked_again(tmp_path: Path, private_cach
     target, log = tmp_path / "python3.11", tmp_path / "log"
     target.write_bytes(b"\x7fELF old")
     script = shim(tmp_path / "shims", target, log)
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     target.write_bytes(b"\x7fELF upgraded in place")
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     assert asked(log) == 2
     target.unlink()
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     assert asked(log) == 3
 
 
@@ -74,15 +75,15 @@ def test_what_steers_a_shim_is_part_of_the_key(tmp_path: Path, private_cache: Pa
     target, log = tmp_path / "python3.11", tmp_path / "log"
     target.write_bytes(b"\x7fELF")
     script = shim(tmp_path / "shims", target, log)
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     monkeypatch.setenv("PYENV_VERSION", "3.12.1")
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     (tmp_path / "project").mkdir()
     monkeypatch.chdir(tmp_path / "project")  # where a .python-version could pick another Python
-    launchers.launched_binary(str(script), QUESTION)
+    shims.launched_binary(str(script), QUESTION)
     assert asked(log) == 3
-    launchers.forget_launchers()
-    launchers.launched_binary(str(script), QUESTION)
+    shims.forget_launchers()
+    shims.launched_binary(str(script), QUESTION)
     assert asked(log) == 4
 
 
@@ -92,14 +93,14 @@ def test_an_unwritable_cache_still_answers(tmp_path: Path, monkeypatch: pytest.M
     target, log = tmp_path / "python3.11", tmp_path / "log"
     target.write_bytes(b"\x7fELF")
     script = shim(tmp_path / "shims", target, log)
-    assert launchers.launched_binary(str(script), QUESTION) == str(target)
-    assert launchers.launched_binary(str(script), QUESTION) == str(target)
+    assert shims.launched_binary(str(script), QUESTION) == str(target)
+    assert shims.launched_binary(str(script), QUESTION) == str(target)
     assert asked(log) == 2
 
 
 def test_a_pyenv_style_shim_resolves_once_across_judges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Through resolve_toolchain, as each new `judge` process resolves it (its in-process memo cleared)."""
-    languages._resolve_cached.cache_clear()
+    toolchains._resolve_cached.cache_clear()
     real = resolve_toolchain(LANGUAGES["python3"]).paths["python"]
     log = tmp_path / "log"
     script = tmp_path / "shims" / "python3"
@@ -109,10 +110,10 @@ def test_a_pyenv_style_shim_resolves_once_across_judges(tmp_path: Path, monkeypa
     monkeypatch.setenv("PATH", f"{script.parent}{os.pathsep}{os.environ['PATH']}")
     try:
         for _ in range(3):
-            languages._resolve_cached.cache_clear()
+            toolchains._resolve_cached.cache_clear()
             assert resolve_toolchain(LANGUAGES["python3"]).paths["python"] == real
     finally:
-        languages._resolve_cached.cache_clear()
+        toolchains._resolve_cached.cache_clear()
     assert asked(log) == 1
 
 
@@ -137,11 +138,11 @@ def test_a_launcher_the_machine_cannot_start_is_the_judges_failure(tmp_path: Pat
                 break
         os.close(hoard.pop())
         with pytest.raises(JudgeFailure, match="cannot start this launcher"):
-            launchers.launched_binary(str(script), QUESTION)
+            shims.launched_binary(str(script), QUESTION)
     finally:
         for descriptor in hoard:
             os.close(descriptor)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     script.chmod(0o644)
     with pytest.raises(ToolchainMissing):
-        launchers.launched_binary(str(script), QUESTION)
+        shims.launched_binary(str(script), QUESTION)

@@ -17,12 +17,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from judge.errors import SpecError
-from judge.packages.detect import DATA_FOLDER
-from judge.packages.validator_flags import split_flags
-from judge.problem import TestCase, natural_key, read_spec_mapping
-from judge.problem_files import file_inside, resolve_inside
-from judge.problem_schema import first_error
-from judge.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
+from judge.problems.files import file_inside, read_spec_mapping, resolve_inside
+from judge.problems.model import TestCase, natural_key
+from judge.problems.packages.detect import DATA_FOLDER
+from judge.problems.packages.validator_flags import split_flags
+from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
+from judge.schema_errors import first_error
 
 GROUPS = ("sample", "secret")
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")

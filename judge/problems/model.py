@@ -1,0 +1,133 @@
+"""A problem as every command sees it, whatever its layout (ours or a problem package): `Problem`, its
+`ProblemSpec` and `TestCase`s, and the checker keys that problem.yaml's schema (schema.py, which validates them) and
+our folder's loader (folder.py, which follows them) must agree on.
+
+Standard library only, like everything a loaded problem holds: a problem is read from the judge's cache without
+pydantic or PyYAML.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from judge.options import DEFAULT_SOURCE_LIMIT_KIB
+from judge.problems.expectations import Reference
+from judge.problems.scoring import ScoreGroup
+
+SPEC_FILE = "problem.yaml"
+CUSTOM_CHECKER_FILE = "checker.py"
+VALIDATOR_FILE = "validator.py"
+SAMPLE_PREFIX = "sample"
+PROGRAM_CHECKER = "program"
+PROGRAM_PROTOCOLS = {"program": "package", "testlib": "testlib"}
+"""problem.yaml's key for a checker program (`checker: {program: v.cpp}`), and the protocol it speaks."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckerSpec:
+    """Which checker decides outputs: a built-in name with its options, or `checker.py` in the problem folder."""
+
+    name: str = "boj"
+    options: Mapping[str, float | int | str | bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProblemSpec:
+    """The contents of `problem.yaml`, validated (schema.py). Limits are BOJ's: seconds, MiB."""
+
+    id: str
+    title: str
+    source: str = ""
+    time_limit: float
+    memory_limit: int
+    output_limit: int = 1
+    checker: CheckerSpec = field(default_factory=CheckerSpec)
+    language_allowance: bool = True
+    validator: Literal["validator.py"] | None = None  # VALIDATOR_FILE
+    source_limit: int = DEFAULT_SOURCE_LIMIT_KIB  # KiB
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> ProblemSpec:
+        """The spec of validated `fields` (as validate_spec returns them, or as the cache kept them)."""
+        return cls(**{**fields, "checker": CheckerSpec(**fields["checker"])})
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One test: its input, its reference answer, and whether it is a sample shown to students."""
+
+    name: str
+    input_path: Path
+    answer_path: Path
+
+    @property
+    def is_sample(self) -> bool:
+        return is_sample_name(self.name)
+
+
+@dataclass(frozen=True)
+class TimeRule:
+    """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
+    submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
+    must still fail at the limit × `time_limit_to_tle`."""
+
+    ac_to_time_limit: float
+    time_limit_to_tle: float
+    resolution: float
+
+    def limit_for(self, slowest_accepted_seconds: float) -> float:
+        steps = max(1, math.ceil(round(slowest_accepted_seconds * self.ac_to_time_limit / self.resolution, 9)))
+        return round(steps * self.resolution, 6)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A loaded problem: our folder layout or a problem package, in the same shape.
+
+    references: the reference submissions when the problem carries its own (a package's `submissions/`); None
+    means `submissions/<id>/<verdict>/` beside the problems. extra_files: further files that affect judging, to
+    be packed with the problem. time_rule: a package's rule for time limits (its safety margins);
+    time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
+    is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
+    problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
+    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
+    the groups that grade a scored problem (scoring.py); None for pass-fail. interactive: the checker (a
+    program) talks with the submission while it runs (judge/interactive.py).
+    """
+
+    root: Path
+    spec: ProblemSpec
+    tests: tuple[TestCase, ...]
+    references: tuple[Reference, ...] | None = None
+    extra_files: tuple[Path, ...] = ()
+    time_rule: TimeRule | None = None
+    time_limit_pending: bool = False
+    input_validators: tuple[Path, ...] = ()
+    scoring: ScoreGroup | None = None
+    interactive: bool = False
+    generated: tuple[tuple[str, bytes], ...] = ()
+    boj_java_main: bool = True
+    """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def custom_checker_path(self) -> Path:
+        return self.root / CUSTOM_CHECKER_FILE
+
+
+def is_sample_name(name: str) -> bool:
+    """The one rule for which tests are samples (shown to students with a diff, listed first): `sample*.in`."""
+    return name.startswith(SAMPLE_PREFIX)
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts `2` before `10`: digits compare as numbers, the rest as text."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
