@@ -2,8 +2,8 @@
 
 A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
 (unknown language, missing toolchain, required sandbox unavailable). A failure of the judge around one test case
-(judge/failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker)
-is raised as a single `JudgeFailure`, which each command answers in its own way.
+(failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker) is raised
+as a single `JudgeFailure`, which each command answers in its own way.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from typing import Any
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
-from judge.failures import JUDGE_FAILURES, as_failure, reason
-from judge.hints import hints_for
 from judge.intake import read_source
+from judge.judging.failures import JUDGE_FAILURES, as_failure, reason
+from judge.judging.hints import hints_for
+from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.languages.catalog import LANGUAGES, Allowance, Language
 from judge.languages.detection import detect_language
 from judge.languages.toolchains import resolve_toolchain
@@ -30,7 +31,6 @@ from judge.options import RunOptions
 from judge.problem_code import ProblemCodeBox
 from judge.problems.model import SPEC_FILE, Problem, ProblemSpec, TestCase
 from judge.program import Compiled, Program
-from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
 from judge.runner.containment.choice import choose_containment, describe
@@ -335,7 +335,7 @@ def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classificat
 
 def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
     """Samples always get a diff; hidden tests when both texts are small (difflib is slow on huge outputs). Which
-    diffs a person sees is the feedback policy's choice (judge/feedback.py), not the judging's."""
+    diffs a person sees is the feedback policy's choice (judge/judging/feedback.py), not the judging's."""
     return test.is_sample or max(len(answer), len(output)) <= HIDDEN_DIFF_BYTES
 
 
@@ -350,7 +350,7 @@ def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
     if not isinstance(setup.checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
-    from judge.interactive import interact  # noqa: PLC0415 -- concurrent.futures and logging only when interactive
+    from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
     language = setup.program.toolchain.language
     done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.checker, test)
