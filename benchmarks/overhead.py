@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.judging.results import SubmissionResult
-from judge.judging.submission import effective_limits, judge_submission
+from judge.judging.limit_policy import effective_limits
+from judge.judging.submission import judge_submission
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions

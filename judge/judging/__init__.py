@@ -3,7 +3,9 @@
 problems, checkers and the shared modules below them; none of those imports judging.
 
 - submission.py: `judge_submission` and `open_judging`: the session (scratch folder, sandbox, containment,
-  starter), compiling once, the limit policy, the test loop, the per-case JE boundary and the diff shown.
+  starter), compiling once, the test loop, the per-case JE boundary and the diff shown.
+- limit_policy.py: the limits a submission gets (the problem's, with its language's allowance) and how they were
+  derived, in one line.
 - interactive.py: one test of an interactive problem, the submission and the problem's validator run together.
 - failures.py: where a failure of the judge becomes JE, and each command's policy for a missing toolchain.
 - results.py: `CaseResult`, `SubmissionResult`, the finished records reporters present and the gradebook stores.

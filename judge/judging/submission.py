@@ -23,13 +23,14 @@ from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMiss
 from judge.intake import read_source
 from judge.judging.failures import JUDGE_FAILURES, as_failure, reason
 from judge.judging.hints import hints_for
+from judge.judging.limit_policy import effective_limits, limits_note
 from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.languages.catalog import LANGUAGES, Allowance, Language
+from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem_code import ProblemCodeBox
-from judge.problems.model import SPEC_FILE, Problem, ProblemSpec, TestCase
+from judge.problems.model import SPEC_FILE, Problem, TestCase
 from judge.program import Compiled, Program
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
@@ -261,41 +262,6 @@ def _launcher_python() -> BoxPython | None:
     except ToolchainMissing:
         return None
     return BoxPython(python.paths["python"], python.view)
-
-
-def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
-    """The limits a submission in `language` gets on this problem (BOJ's allowance unless the problem disables it)."""
-    time_allowance = language.time if spec.language_allowance else Allowance()
-    memory_allowance = language.memory if spec.language_allowance else Allowance()
-    time_seconds = round(time_allowance.apply(spec.time_limit), 3)
-    return Limits(
-        time_seconds=time_seconds,
-        wall_seconds=round(2 * time_seconds + 1, 3),
-        memory_mib=int(memory_allowance.apply(spec.memory_limit)),
-        output_mib=spec.output_limit,
-        max_processes=language.max_processes,
-    )
-
-
-def limits_note(spec: ProblemSpec, language: Language) -> str:
-    """How the limits were derived, said once: `CPU 10 s × 3 + 2 s for Python 3, memory 256 MiB × 2 + 32 MiB`.
-    Empty when the language gets the bare limits."""
-    if not spec.language_allowance:
-        return ""
-    parts = [part for part in (_allowance_text("CPU", spec.time_limit, "s", language.time),
-                               _allowance_text("memory", spec.memory_limit, "MiB", language.memory)) if part]
-    return ", ".join([f"{parts[0]} for {language.display}", *parts[1:]]) if parts else ""
-
-
-def _allowance_text(what: str, limit: float, unit: str, allowance: Allowance) -> str:
-    if allowance == Allowance():
-        return ""
-    text = f"{what} {limit:g} {unit}"
-    if allowance.factor != 1:
-        text += f" × {allowance.factor:g}"
-    if allowance.extra:
-        text += f" + {allowance.extra:g} {unit}"
-    return text
 
 
 def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
