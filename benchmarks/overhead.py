@@ -38,13 +38,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.judging import effective_limits, judge_submission
+from judge.judging.results import SubmissionResult
+from judge.judging.limit_policy import effective_limits
+from judge.judging.submission import judge_submission
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problems.folder import load_problem
 from judge.problems.model import Problem
-from judge.results import SubmissionResult
 from judge.runner.containment.choice import available_containments
 from judge.runner.sandbox import bwrap_problem
 from judge.verdicts import Verdict

@@ -34,7 +34,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.judging import effective_limits
+from judge.judging.limit_policy import effective_limits
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.problems.folder import load_problem

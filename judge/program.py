@@ -2,7 +2,8 @@
 
 Its source sits in a program folder under a scratch folder; `compile` builds it once in a writable box (the
 compile limits), and `command`/`run_spec` start it confined, with paths as the sandbox shows them. Judging a
-submission (judging.py) and running a problem's compiled validator (checkers/program.py) both go through here.
+submission (judging/submission.py) and running a problem's compiled validator (checkers/program.py) both go through
+here.
 """
 
 from __future__ import annotations

@@ -20,15 +20,15 @@ from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
-from judge.failures import JUDGE_FAILURES, reason
 from judge.input_validators import InputValidator
+from judge.judging.failures import JUDGE_FAILURES, reason
+from judge.judging.results import SubmissionResult
 from judge.options import RunOptions
 from judge.problem_code import ProblemCodeBox, run_validator
 from judge.problems.expectations import Expectation, Reference
 from judge.problems.load import load_problem_folder
 from judge.problems.model import Problem, TestCase
 from judge.problems.packages.timing import with_time_limit
-from judge.results import SubmissionResult
 from judge.runner.sandbox import Sandbox, choose_sandbox, scratch_folder
 from judge.verdicts import Verdict
 
@@ -91,7 +91,7 @@ class VerifyReport:
     @property
     def judged_nothing(self) -> str:
         """Why the verification had no submission to judge, or "". Submissions skipped for a missing toolchain do
-        not count as nothing: that policy (judge/failures.py) lets a CI box without a language pass."""
+        not count as nothing: that policy (judge/judging/failures.py) lets a CI box without a language pass."""
         if self.submissions:
             return ""
         return (f"no reference submissions under {self.submissions_dir}/ for "
@@ -119,7 +119,8 @@ def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]
 
 def check_test_data(problem: Problem, sandbox: Sandbox) -> list[TestDataCheck]:
     """Run the validator on every input and the checker on every reference answer, both confined (problem code
-    is not trusted: problem_code.py). The judge failing on a test (judge/failures.py) fails that test's check."""
+    is not trusted: problem_code.py). The judge failing on a test (judge/judging/failures.py) fails that test's
+    check."""
     box = ProblemCodeBox.of(sandbox)
     validator = problem.root / problem.spec.validator if problem.spec.validator else None
     checks = []
@@ -287,8 +288,8 @@ def _as_judged(problem: Problem, slow: bool) -> Problem:
 
 
 def _check(problem_id: str, path: Path, expected: Expectation, outcome: PairOutcome) -> SubmissionCheck:
-    """A missing toolchain follows verify's policy (judge/failures.py: skipped); the judge failing before any test
-    is that submission's JE, with its reason."""
+    """A missing toolchain follows verify's policy (judge/judging/failures.py: skipped); the judge failing before any
+    test is that submission's JE, with its reason."""
     if outcome.missing_toolchain:
         return SubmissionCheck(problem_id, path, expected, skipped=outcome.error)
     if outcome.result is None:

@@ -15,8 +15,8 @@ from judge.batch.progress import BatchProgress
 from judge.batch.tasks import GradeTask, PairOutcome
 from judge.grading.session import previous_seconds
 from judge.grading.store import ResultStore
+from judge.judging.results import CaseResult, SubmissionResult
 from judge.options import RunOptions
-from judge.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 

@@ -18,11 +18,11 @@ import pytest
 
 from judge.checkers.points import read_score_file, split_points
 from judge.errors import JudgeFailure
-from judge.judging import judge_submission
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.problems.scoring import ScoreGroup
-from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 TESTS = Path(__file__).parent

@@ -23,8 +23,8 @@ from judge.grading.discovery import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
+from judge.judging.results import CaseResult, SubmissionResult
 from judge.options import RunOptions
-from judge.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 

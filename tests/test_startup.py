@@ -15,7 +15,8 @@ NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich
                  "judge.doctor", "judge.cli.grade", "judge.cli.verify", "judge.cli.doctor",
                  "judge.reporters.gradebook", "judge.reporters.verify", "hypothesis", "copydetect", "numpy",
                  "judge.stress", "judge.similarity", "judge.answers", "judge.cli.stress", "judge.cli.similarity",
-                 "judge.cli.answers", "judge.problems.packages.loader", "judge.interactive", "concurrent.futures")
+                 "judge.cli.answers", "judge.problems.packages.loader", "judge.judging.interactive",
+                 "concurrent.futures")
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problems.schema", "judge.languages.schema")
 
 RUN_AND_LIST = """

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.batch.packing import ProblemPack
-from judge.judging import judge_submission
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict

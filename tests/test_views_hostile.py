@@ -24,10 +24,10 @@ from test_grade_helpers import judge_main, write_problem
 from judge.grading.discovery import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.grading.store import Fingerprint, StoredResult
+from judge.judging.results import CaseResult, SubmissionResult
 from judge.problems.expectations import Expectation
 from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.reporters.verify import VERIFY_REPORTERS
-from judge.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 from judge.verify import SubmissionCheck, VerifyReport

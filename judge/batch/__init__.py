@@ -7,5 +7,5 @@
     engine.py      keeps the executor fed, hands back each outcome as it arrives; Ctrl-C and SIGTERM stop it
     progress.py    the progress bar on stderr, for a person watching
 
-Every task is judged by `judge.judging.judge_submission`, the engine behind `judge run`, so verdicts agree.
+Every task is judged by `judge.judging.submission.judge_submission`, the engine behind `judge run`, so verdicts agree.
 """

@@ -17,11 +17,11 @@ from pathlib import Path
 from judge import __version__
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.errors import JudgeError, ToolchainMissing
-from judge.failures import JUDGE_FAILURES, reason
-from judge.judging import judge_submission
+from judge.judging.failures import JUDGE_FAILURES, reason
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
-from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 Pair = tuple[str, str]
@@ -75,7 +75,7 @@ def run_pair(task: GradeTask) -> PairOutcome:
         result = _judge_in_scratch(task)
     except ToolchainMissing as missing:
         return PairOutcome.failure(str(missing), worker, missing_toolchain=True)
-    except JudgeError as error:  # grade's policy for a missing toolchain (judge/failures.py) is JE
+    except JudgeError as error:  # grade's policy for a missing toolchain (judge/judging/failures.py) is JE
         return PairOutcome.failure(str(error), worker)
     except JUDGE_FAILURES as error:  # e.g. a full temp folder while unpacking the problem
         return PairOutcome.failure(reason(error), worker)

@@ -3,7 +3,7 @@ module each, imported only when its command runs (`COMMANDS`), so `judge run` ne
 Hypothesis, copydetect, cryptography or `doctor`.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
-from a person exits 2, a failure of the judge (judge/failures.py) or a bug in it exits 3. Never a traceback.
+from a person exits 2, a failure of the judge (judge/judging/failures.py) or a bug in it exits 3. Never a traceback.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from judge import __version__
 from judge.cli.exit_codes import ExitCode
 from judge.cli.lazy_group import LazyGroup
 from judge.errors import JudgeError
-from judge.failures import JUDGE_FAILURES, reason
 from judge.inert import for_terminal
+from judge.judging.failures import JUDGE_FAILURES, reason
 
 __all__ = ["ExitCode", "cli", "main"]
 
@@ -40,7 +40,7 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the command; a JudgeError is one line on stderr and exit 2, a failure of the judge
-    (judge/failures.py) or any bug one line and exit 3. Never a traceback."""
+    (judge/judging/failures.py) or any bug one line and exit 3. Never a traceback."""
     try:
         code = cli.main(args=argv, prog_name="judge", standalone_mode=False)
     except JudgeError as error:

@@ -14,13 +14,13 @@ import click
 
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
-from judge.feedback import POLICIES, shown
-from judge.judging import judge_submission
+from judge.judging.feedback import POLICIES, shown
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.reporters.submission import REPORTERS
 from judge.reporters.submission.terminal import TextView
-from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 

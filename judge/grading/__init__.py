@@ -9,5 +9,5 @@ The flow, one module per step:
     gradebook.py   the stored rows as a student x problem table; its views (grades.csv, grades.json,
                    report.html) are in judge/reporters/gradebook/, the command in judge/cli/grade.py
 
-Every pair is judged by `judge.judging.judge_submission`, the engine behind `judge run`, so verdicts agree.
+Every pair is judged by `judge.judging.submission.judge_submission`, the engine behind `judge run`, so verdicts agree.
 """

@@ -29,7 +29,7 @@ from judge import __version__
 from judge.batch.tasks import GradeTask, Pair, PairOutcome
 from judge.errors import JudgeError
 from judge.grading.out_folder import write_failure, writing_into
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
 from judge.verdicts import Verdict
 
 Stored: TypeAlias = str | bytes

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from judge.batch.tasks import Pair
 from judge.errors import JudgeError
-from judge.failures import JUDGE_FAILURES, reason
 from judge.grading.discovery import ClassFolder
 from judge.grading.store import StoredResult
+from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.options import RunOptions
 from judge.problems.model import Problem
 from judge.stress import StressReport, StressRequest, stress

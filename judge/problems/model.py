@@ -97,7 +97,7 @@ class Problem:
     problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
     validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
     the groups that grade a scored problem (scoring.py); None for pass-fail. interactive: the checker (a
-    program) talks with the submission while it runs (judge/interactive.py).
+    program) talks with the submission while it runs (judge/judging/interactive.py).
     """
 
     root: Path

@@ -12,7 +12,7 @@ import pytest
 
 from judge import doctor
 from judge.errors import LanguageTableError, SubmissionError, ToolchainMissing
-from judge.judging import effective_limits
+from judge.judging.limit_policy import effective_limits
 from judge.languages import toolchains
 from judge.languages.catalog import LANGUAGES, Language, languages_from_fields
 from judge.languages.detection import detect_language

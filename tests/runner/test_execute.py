@@ -22,12 +22,12 @@ import psutil
 import pytest
 
 from conftest import needs, program
-from judge.judging import judge_submission
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import judge_submission
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problems.folder import load_problem
-from judge.results import SubmissionResult
 from judge.runner import execute
 from judge.runner.containment import cgroups, proctree
 from judge.runner.containment.choice import available_containments, choose_containment

@@ -17,9 +17,9 @@ from string import Template
 
 from judge import __version__
 from judge.grading.gradebook import Gradebook, format_score
-from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
 from judge.inert import html_text
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
 from judge.stress import StressReport
 from judge.verdicts import Verdict
 

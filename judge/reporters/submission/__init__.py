@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from judge.judging.results import SubmissionResult
 from judge.lazy import LazyRegistry
-from judge.results import SubmissionResult
 
 Reporter = Callable[[SubmissionResult, TextIO], None]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from judge.inert import json_document
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
 
 
 def report(result: SubmissionResult, stream: TextIO) -> None:

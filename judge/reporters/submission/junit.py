@@ -10,7 +10,7 @@ from typing import TextIO
 from xml.etree import ElementTree
 
 from judge.inert import xml_text
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
 from judge.verdicts import Verdict
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from judge.feedback import shown_case
 from judge.inert import for_terminal
+from judge.judging.feedback import shown_case
+from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.reporters.terminal_text import Cell, Column, display_width, row_line, styled, wants_colour
-from judge.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.verdicts import Verdict
 
 COLUMNS = (Column("test"), Column("verdict"), Column("CPU s", "right"), Column("wall s", "right"),

@@ -9,8 +9,8 @@ import re
 import shutil
 from collections.abc import Callable
 
+from judge.judging.results import SubmissionResult
 from judge.languages.catalog import LANGUAGES, Language
-from judge.results import SubmissionResult
 from judge.verdicts import Verdict
 
 PYPY_KEY = "pypy3"

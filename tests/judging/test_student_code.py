@@ -1,6 +1,6 @@
 """Real students' code gets the verdict BOJ gives it (issue 9).
 
-Each program in tests/student_code/ has the shape of code students submit to BOJ, and is judged for real through
+Each program in tests/judging/student_code/ has the shape of code students submit to BOJ, and is judged for real through
 `judge run` in every language it concerns, once in the bwrap box (the default where it works) and once unconfined.
 Variants a Windows editor would save (BOM, CRLF, no final newline, EUC-KR) are made from those files here.
 """

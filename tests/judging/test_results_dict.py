@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from judge.results import CaseResult, SubmissionResult
+from judge.judging.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from judge.results import CaseResult, SubmissionResult
+from judge.judging.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 
 ABOUT_THE_ANSWER = (Verdict.WA, Verdict.PE)

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from judge.errors import ToolchainMissing
-from judge.judging import judge_submission
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.folder import load_problem
 from judge.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SLOW_TAG = "[slow]"
 
 

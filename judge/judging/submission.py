@@ -2,8 +2,8 @@
 
 A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
 (unknown language, missing toolchain, required sandbox unavailable). A failure of the judge around one test case
-(judge/failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker)
-is raised as a single `JudgeFailure`, which each command answers in its own way.
+(failures.py) is that case's JE; one before any test runs (scratch folder, compiling, starting the checker) is raised
+as a single `JudgeFailure`, which each command answers in its own way.
 """
 
 from __future__ import annotations
@@ -20,17 +20,18 @@ from typing import Any
 from judge.checkers import Checker, open_checker
 from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
-from judge.failures import JUDGE_FAILURES, as_failure, reason
-from judge.hints import hints_for
 from judge.intake import read_source
-from judge.languages.catalog import LANGUAGES, Allowance, Language
+from judge.judging.failures import JUDGE_FAILURES, as_failure, reason
+from judge.judging.hints import hints_for
+from judge.judging.limit_policy import effective_limits, limits_note
+from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
+from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problem_code import ProblemCodeBox
-from judge.problems.model import SPEC_FILE, Problem, ProblemSpec, TestCase
+from judge.problems.model import SPEC_FILE, Problem, TestCase
 from judge.program import Compiled, Program
-from judge.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
 from judge.runner.containment.choice import choose_containment, describe
@@ -263,41 +264,6 @@ def _launcher_python() -> BoxPython | None:
     return BoxPython(python.paths["python"], python.view)
 
 
-def effective_limits(spec: ProblemSpec, language: Language) -> Limits:
-    """The limits a submission in `language` gets on this problem (BOJ's allowance unless the problem disables it)."""
-    time_allowance = language.time if spec.language_allowance else Allowance()
-    memory_allowance = language.memory if spec.language_allowance else Allowance()
-    time_seconds = round(time_allowance.apply(spec.time_limit), 3)
-    return Limits(
-        time_seconds=time_seconds,
-        wall_seconds=round(2 * time_seconds + 1, 3),
-        memory_mib=int(memory_allowance.apply(spec.memory_limit)),
-        output_mib=spec.output_limit,
-        max_processes=language.max_processes,
-    )
-
-
-def limits_note(spec: ProblemSpec, language: Language) -> str:
-    """How the limits were derived, said once: `CPU 10 s × 3 + 2 s for Python 3, memory 256 MiB × 2 + 32 MiB`.
-    Empty when the language gets the bare limits."""
-    if not spec.language_allowance:
-        return ""
-    parts = [part for part in (_allowance_text("CPU", spec.time_limit, "s", language.time),
-                               _allowance_text("memory", spec.memory_limit, "MiB", language.memory)) if part]
-    return ", ".join([f"{parts[0]} for {language.display}", *parts[1:]]) if parts else ""
-
-
-def _allowance_text(what: str, limit: float, unit: str, allowance: Allowance) -> str:
-    if allowance == Allowance():
-        return ""
-    text = f"{what} {limit:g} {unit}"
-    if allowance.factor != 1:
-        text += f" × {allowance.factor:g}"
-    if allowance.extra:
-        text += f" + {allowance.extra:g} {unit}"
-    return text
-
-
 def _judge_case(setup: _Setup, test: TestCase) -> CaseResult:
     """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
     try:
@@ -335,7 +301,7 @@ def _execute(setup: _Setup, test: TestCase) -> tuple[dict[str, Any], Classificat
 
 def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
     """Samples always get a diff; hidden tests when both texts are small (difflib is slow on huge outputs). Which
-    diffs a person sees is the feedback policy's choice (judge/feedback.py), not the judging's."""
+    diffs a person sees is the feedback policy's choice (judge/judging/feedback.py), not the judging's."""
     return test.is_sample or max(len(answer), len(output)) <= HIDDEN_DIFF_BYTES
 
 
@@ -350,7 +316,7 @@ def _interactive_case(setup: _Setup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
     if not isinstance(setup.checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
-    from judge.interactive import interact  # noqa: PLC0415 -- concurrent.futures and logging only when interactive
+    from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
     language = setup.program.toolchain.language
     done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.checker, test)

@@ -47,4 +47,4 @@ MISSING_TOOLCHAIN: dict[str, OnMissingToolchain] = {
     "verify": OnMissingToolchain.SKIP,
     "grade": OnMissingToolchain.JUDGE_ERROR,
 }
-"""The policy per command; tests/test_judge_failures.py checks each command behaves as written here."""
+"""The policy per command; tests/judging/test_judge_failures.py checks each command behaves as written here."""

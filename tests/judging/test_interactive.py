@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from judge.judging import judge_submission
+from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
-HIGHLOW = Path(__file__).parent / "packages" / "highlow"
+HIGHLOW = Path(__file__).parent.parent / "packages" / "highlow"
 
 
 def judge(*args: str) -> subprocess.CompletedProcess[str]:

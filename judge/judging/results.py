@@ -84,7 +84,7 @@ class SubmissionResult:
     limits_note: str = ""
     """How the limits were derived, e.g. `CPU 10 s × 3 + 2 s ... for Python 3` (empty without an allowance)."""
     hints: tuple[str, ...] = ()
-    """Lines for the student about a well-known cause of the verdict (judge/hints.py)."""
+    """Lines for the student about a well-known cause of the verdict (judge/judging/hints.py)."""
     score: float | None = None
     max_score: float | None = None
     """A scored problem's score (judge/problems/scoring.py) and the most it can be; None for pass-fail problems."""

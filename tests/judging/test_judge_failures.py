@@ -24,7 +24,7 @@ import nonroot
 from judge import problem_code
 from judge.checkers import custom
 from judge.cli import main
-from judge.failures import MISSING_TOOLCHAIN, OnMissingToolchain
+from judge.judging.failures import MISSING_TOOLCHAIN, OnMissingToolchain
 from judge.runner.containment.choice import available_containments
 
 COMMANDS = ("run", "verify", "grade")

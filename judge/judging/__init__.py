@@ -1,0 +1,16 @@
+"""Judging: one submission on one problem, from its source to a `SubmissionResult`. Every command that judges
+(run, grade, verify, stress, answers) goes through submission.py, so verdicts agree. Imports runner, languages,
+problems, checkers and the shared modules below them; none of those imports judging.
+
+- submission.py: `judge_submission` and `open_judging`: the session (scratch folder, sandbox, containment,
+  starter), compiling once, the test loop, the per-case JE boundary and the diff shown.
+- limit_policy.py: the limits a submission gets (the problem's, with its language's allowance) and how they were
+  derived, in one line.
+- interactive.py: one test of an interactive problem, the submission and the problem's validator run together.
+- failures.py: where a failure of the judge becomes JE, and each command's policy for a missing toolchain.
+- results.py: `CaseResult`, `SubmissionResult`, the finished records reporters present and the gradebook stores.
+- hints.py: one line for the student when a verdict has a well-known cause outside the code.
+- feedback.py: what a person is shown of a judged submission (the `boj` and `full` policies).
+
+This file holds only a docstring: importers name the module they need.
+"""
