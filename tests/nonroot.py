@@ -2,9 +2,11 @@
 
 A judge that is not root confines runs with bwrap's user namespace, and gets control groups only where someone
 delegated them to it (as systemd does for a user's service). Tests running as root play that someone: they create
-a group for the judge's user in each v1 hierarchy the judge uses, under the test process's own groups, hand it
-over (chown), move the judge into it as root and only then drop to JUDGE_UID with setpriv. The judge then creates
-its run groups inside, as it would on a machine set up for it.
+a group for the judge's user in each v1 hierarchy the judge uses, under the test process's own groups (on v2 one
+group beside the test process's run groups, its cgroup.procs, cgroup.threads and cgroup.subtree_control handed over
+as systemd's Delegate=yes does), hand it over (chown), move the judge into it as root and only then drop to
+JUDGE_UID with setpriv. The judge then creates its run groups inside, as it would on a machine set up for it (on
+v2 after moving itself into a leaf of the group, judge/runner/containment/v2_base.py).
 
 What a root test machine gets in the way of, solved here and not in the judge:
 - the venv's interpreter lives under /root (0700): the judge runs on Debian's /usr/bin/python3, of the venv's
@@ -33,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.runner.containment import cgroups
+from judge.runner.containment import cgroups, v2_base
 from judge.runner.sandbox import BOX_UID
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,11 +46,8 @@ JUDGE_PATH = "/usr/bin:/bin"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 # The v1 controllers the judge makes run groups in (judge/runner/containment/cgroups.py).
 V1_CONTROLLERS = ("memory", "cpuacct", "pids", "freezer")
-V2_UNDELEGABLE = (
-    "cgroup v2: the judge makes its run groups under the group it runs in, and v2 lets no group that holds a "
-    "process (the judge) enable controllers for its children, so a delegated group cannot serve it; "
-    "judge/runner/containment/cgroups.py would first have to move itself into a leaf group of the delegated one"
-)
+# The files of a v2 group systemd hands over with Delegate=yes (besides the folder itself).
+V2_DELEGATED_FILES = ("cgroup.procs", "cgroup.threads", "cgroup.subtree_control")
 # Run as the judge's user: which Python it gets, whether the venv's packages load, and what bwrap lacks there.
 PROBE = (
     "import json, sys\n"
@@ -135,7 +134,14 @@ def delegation_problem() -> str | None:
     mechanism = cgroups.probe()
     if mechanism == "none":
         return "the tests (root) cannot create a control group here either, so there is none to delegate"
-    return V2_UNDELEGABLE if mechanism == "cgroup v2" else None
+    return None
+
+
+def _v2_parent() -> Path:
+    """Where this process makes v2 run groups: its own group, or the parent of the leaf it moved into."""
+    own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::"))
+    group = CGROUP_ROOT / own.strip().lstrip("/")
+    return group.parent if group.name.startswith(v2_base.LEAF_PREFIX) else group
 
 
 def _v1_parents() -> dict[str, Path]:
@@ -166,10 +172,13 @@ class Delegation:
         return tuple(folder / "cgroup.procs" for folder in self.folders)
 
     def residue(self) -> list[str]:
-        """What is left in the groups once the judge has returned: run groups it did not remove, processes."""
+        """What is left in the groups once the judge has returned: run groups it did not remove, processes. A v2
+        judge's own empty leaf stays (it cannot remove the group it is in; the next judge's sweep does)."""
         found = []
         for folder in self.folders:
-            found += [f"group {child}" for child in sorted(folder.iterdir()) if child.is_dir()]
+            for child in sorted(child for child in folder.iterdir() if child.is_dir()):
+                if not (child.name.startswith(v2_base.LEAF_PREFIX) and not _pids(child)):
+                    found.append(f"group {child}")
             found += [f"process {pid} in {folder}" for pid in _pids(folder)]
         return found
 
@@ -182,15 +191,19 @@ class Delegation:
 
 @contextmanager
 def delegated(uid: int) -> Iterator[Delegation]:
-    """A fresh group owned by `uid` in each v1 hierarchy the judge uses (see `delegation_problem`)."""
+    """A fresh group owned by `uid` in each v1 hierarchy the judge uses, or on v2 one group delegated as
+    systemd's Delegate=yes does (see `delegation_problem`)."""
     name = f"hostile-nonroot-{uuid.uuid4().hex[:12]}"
     folders: list[Path] = []
+    v2 = (CGROUP_ROOT / "cgroup.controllers").exists()
     try:
-        for parent in dict.fromkeys(parent.resolve() for parent in _v1_parents().values()):
+        parents = [_v2_parent()] if v2 else list(dict.fromkeys(p.resolve() for p in _v1_parents().values()))
+        for parent in parents:
             folder = parent / name
             folder.mkdir()
             folders.append(folder)
-            for path in (folder, *folder.iterdir()):
+            handed = [folder / file for file in V2_DELEGATED_FILES] if v2 else list(folder.iterdir())
+            for path in (folder, *handed):
                 os.chown(path, uid, uid)
         yield Delegation(tuple(folders))
     finally:

@@ -20,7 +20,8 @@ def doctor_command() -> int:
     for column in ("what", "status", "detail"):
         table.add_column(column, overflow="fold")
     for finding in examine():
-        table.add_row(finding.topic, Text(finding.status, style=STATUS_STYLES.get(finding.status, "")),
-                      Text(finding.detail))
+        table.add_row(
+            finding.topic, Text(finding.status, style=STATUS_STYLES.get(finding.status, "")), Text(finding.detail)
+        )
     Console(width=max(110, Console().width)).print(table)
     return ExitCode.ACCEPTED

@@ -28,6 +28,11 @@ class Classification:
 
 def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = ()) -> Classification | None:
     """The verdict a run earned before any checker looks at its output, or None if it exited cleanly."""
+    # A run refused a fork at the process limit and did not end cleanly: RE, before the memory or CPU it spent
+    # meanwhile (refused forks fill memory on some kernels, a bomb spins on the CPU on all), so a fork bomb gets
+    # one verdict on every kernel (execute.py).
+    if stats.tripped is Tripped.PROCESSES and (stats.exit_code != 0 or stats.signal is not None):
+        return Classification(Verdict.RE, f"too many processes (limit {limits.max_processes}){_stderr(stats)}")
     if stats.tripped is Tripped.MEMORY or (_exited_by_itself(stats) and _mentions(stats.stderr_tail, memory_errors)):
         return Classification(Verdict.MLE, f"memory limit {limits.memory_mib} MiB exceeded")
     # The CPU time decides, not a SIGXCPU: the judge's own RLIMIT_CPU backstop fires only past the limit, so a
@@ -38,8 +43,6 @@ def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = (
         return Classification(Verdict.TLE, _wall_message(stats, limits))
     if stats.tripped is Tripped.OUTPUT or stats.signal == signal.SIGXFSZ:
         return Classification(Verdict.OLE, f"output over {limits.output_mib} MiB")
-    if stats.tripped is Tripped.PROCESSES and (stats.exit_code != 0 or stats.signal is not None):
-        return Classification(Verdict.RE, f"too many processes (limit {limits.max_processes}){_stderr(stats)}")
     if stats.signal is not None:
         return Classification(Verdict.RE, f"killed by {_signal_name(stats.signal)}{_stderr(stats)}")
     if stats.exit_code != 0:
@@ -51,9 +54,11 @@ def _wall_message(stats: RunStats, limits: Limits) -> str:
     """The wall limit, named as the backstop it is, with the CPU time that stayed under the CPU limit: a student
     reading only "time limit" would look for a slow loop in a program that was waiting."""
     backstop = "2 × the time limit + 1 s" if round(2 * limits.time_seconds + 1, 3) == limits.wall_seconds else ""
-    return (f"wall time over {limits.wall_seconds:g} s (the backstop for a program that sleeps or waits"
-            f"{': ' + backstop if backstop else ''}); CPU time {stats.cpu_seconds:.2f} s, under the "
-            f"{limits.time_seconds:g} s limit")
+    return (
+        f"wall time over {limits.wall_seconds:g} s (the backstop for a program that sleeps or waits"
+        f"{': ' + backstop if backstop else ''}); CPU time {stats.cpu_seconds:.2f} s, under the "
+        f"{limits.time_seconds:g} s limit"
+    )
 
 
 def _exited_by_itself(stats: RunStats) -> bool:
@@ -86,11 +91,9 @@ def _stderr(stats: RunStats) -> str:
     lines = [line.rstrip() for line in stats.stderr_tail.splitlines() if line.strip()]
     if not lines:
         return ""
-    headline = next((index for index in reversed(range(len(lines))) if not lines[index][0].isspace()),
-                    len(lines) - 1)
+    headline = next((index for index in reversed(range(len(lines))) if not lines[index][0].isspace()), len(lines) - 1)
     start = max(0, len(lines) - STDERR_LINES_SHOWN)
     # Start the tail at a frame (`File "..."`, `at ...`), not mid-frame on a source line or its carets.
-    start = next((index for index in range(start, len(lines)) if lines[index].lstrip().startswith(FRAME_STARTS)),
-                 start)
+    start = next((index for index in range(start, len(lines)) if lines[index].lstrip().startswith(FRAME_STARTS)), start)
     tail = [line for index, line in enumerate(lines[start:], start) if index != headline]
     return ": " + "\n".join([lines[headline].strip(), *tail])

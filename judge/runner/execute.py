@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeFailure
-from judge.runner.containment.choice import choose_containment
 from judge.runner.containment.proctree import RUN_TOKEN_VARIABLE
 from judge.runner.containment.protocol import Containment, Guards, Run, kill_process_group
 from judge.runner.limits import MIB, Limits
@@ -90,14 +89,14 @@ class RunSpec:
     pipes). `run` owns them: it closes the judge's copies once the child has started."""
 
 
-def run(spec: RunSpec, limits: Limits, containment: Containment | None = None,
-        starter: Starter | None = None) -> RunStats:
+def run(spec: RunSpec, limits: Limits, containment: Containment, starter: Starter | None = None) -> RunStats:
     """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts.
-    `containment` defaults to the best this machine has, `starter` to a fork of the judge."""
+    `containment` is the one the command chose (passed down, never picked here); `starter` defaults to a fork
+    of the judge."""
     # The files first: making the output files anew frees the earlier run's, so what it wrote is no longer
     # charged to a control group reused from run to run when its counters are read.
     with _RunFiles(spec) as files:
-        contained = (containment or choose_containment()).open(limits.memory_mib, limits.max_processes)
+        contained = containment.open(limits.memory_mib, limits.max_processes)
         try:
             return _run(spec, limits, files, contained, starter or Spawner(spec.syscall_filter))
         finally:
@@ -174,12 +173,16 @@ class _RunFiles:
         another process filled and freed again while the run was going: nothing in the box can do that."""
         statistics = [os.fstatvfs(descriptor) for descriptor in self.files]
         free = min(stat.f_bavail * stat.f_frsize for stat in statistics)  # what an unprivileged writer may use
-        still = sum(max(0, cap_bytes - self.size(descriptor)) + stat.f_frsize  # + a block: sizes round up
-                    for descriptor, stat in zip(self.files, statistics))
+        still = sum(
+            max(0, cap_bytes - self.size(descriptor)) + stat.f_frsize  # + a block: sizes round up
+            for descriptor, stat in zip(self.files, statistics, strict=True)
+        )
         if free < still:
-            raise JudgeFailure(f"the judge's temporary folder {_temp_folder(self._folder)} is full: {free // 1024} KiB "
-                               f"free where a run may write {still // 1024} KiB more; free some space there or set "
-                               f"TMPDIR to a folder with room")
+            raise JudgeFailure(
+                f"the judge's temporary folder {_temp_folder(self._folder)} is full: {free // 1024} KiB "
+                f"free where a run may write {still // 1024} KiB more; free some space there or set "
+                f"TMPDIR to a folder with room"
+            )
 
     def stderr_tail(self) -> str:
         """The last lines of the (capped) stderr, decoded for display."""
@@ -218,8 +221,11 @@ def _private_copy(spec: RunSpec) -> int:
                     if sent == 0:
                         break
                     offset += sent
-                fcntl.fcntl(copy, fcntl.F_ADD_SEALS,
-                            fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL)
+                fcntl.fcntl(
+                    copy,
+                    fcntl.F_ADD_SEALS,
+                    fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL,
+                )
                 os.lseek(copy, 0, os.SEEK_SET)
             except OSError:
                 os.close(copy)
@@ -236,9 +242,14 @@ def _private_copy(spec: RunSpec) -> int:
 def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starter: Starter) -> RunStats:
     output_bytes = limits.output_mib * MIB
     try:
-        child = starter.start(spec.argv, spec.cwd, {**spec.env, RUN_TOKEN_VARIABLE: contained.contained.token},
-                              Files(files.stdin, files.stdout, files.stderr), contained.contained,
-                              run_limits(limits, contained.contained.guards, spec.limit_address_space))
+        child = starter.start(
+            spec.argv,
+            spec.cwd,
+            {**spec.env, RUN_TOKEN_VARIABLE: contained.contained.token},
+            Files(files.stdin, files.stdout, files.stderr),
+            contained.contained,
+            run_limits(limits, contained.contained.guards, spec.limit_address_space),
+        )
         # From the exec on: a launcher still emptying the box after the test before is no one's wall time.
         started = time.monotonic()
     finally:
@@ -252,10 +263,11 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
             kill_process_group(child.pid)
     wall = time.monotonic() - started
     outcome = contained.outcome(exited.cpu_seconds, exited.maxrss_bytes, starter.starter_rss)
-    # Refused forks first: a fork refused at the pids limit has already been charged its kernel memory, so a fork
-    # bomb fills the memory limit with them (a static C one: 64 MiB of kernel memory in 0.1-0.5 s on Linux
-    # 6.18, then the kernel's OOM kill), and MLE would name the consequence instead of the cause.
-    if tripped is None and outcome.hit_process_limit:
+    # Refused forks first, whatever else stopped the run: they are its cause, and only they are the same on every
+    # kernel. A fork refused at the pids limit has already been charged its kernel memory on Linux 6.18, so a
+    # fork bomb fills the memory limit with them (a static C one: 64 MiB in 0.1-0.5 s, then the kernel's OOM
+    # kill); on 6.1 a refused fork costs nothing and the same bomb runs into the CPU limit. Either way: RE.
+    if outcome.hit_process_limit and tripped is not Tripped.OUTPUT:
         tripped = Tripped.PROCESSES
     if tripped is None and outcome.hit_memory_limit:
         tripped = Tripped.MEMORY
@@ -279,8 +291,9 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
     )
 
 
-def _watch(child: Started, contained: Run, limits: Limits,
-           started: float) -> tuple[Exited, Tripped | None, float | None]:
+def _watch(
+    child: Started, contained: Run, limits: Limits, started: float
+) -> tuple[Exited, Tripped | None, float | None]:
     """Wait for the run's end while checking CPU, wall and (where nothing caps it) memory at short intervals;
     on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when."""
     interval = 0.005

@@ -34,16 +34,33 @@ PROGRAM = Path("/program")
 LAUNCHER_CODE = Path("/launcher/judge")
 SCRATCH_BYTES = 64 * 1024 * 1024
 # Read-only from the host: the system's programs and libraries, and the few files of /etc that runtimes read.
-SYSTEM_MOUNTS = ("/usr", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
-                 "/etc/alternatives", "/etc/java-17-openjdk", "/etc/java-21-openjdk", "/etc/ssl/certs")
+SYSTEM_MOUNTS = (
+    "/usr",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/alternatives",
+    "/etc/java-17-openjdk",
+    "/etc/java-21-openjdk",
+    "/etc/ssl/certs",
+)
 MERGED_USR_LINKS = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
 # All a warm box's launcher keeps of root: mount its own /proc, fresh writable folders and a tmpfs copy of the
 # program folder, enter a new IPC namespace and reset the PID counter (SYS_ADMIN), copy the program folder's
 # owners and modes (CHOWN, FOWNER) and read it
 # whatever they are (DAC_OVERRIDE), drop each run to the box's uid (SETUID, SETGID) with no capability to inherit
 # (SETPCAP), and kill what a run left (KILL).
-LAUNCHER_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP", "CAP_KILL",
-                         "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN")
+LAUNCHER_CAPABILITIES = (
+    "CAP_SYS_ADMIN",
+    "CAP_SETUID",
+    "CAP_SETGID",
+    "CAP_SETPCAP",
+    "CAP_KILL",
+    "CAP_DAC_OVERRIDE",
+    "CAP_FOWNER",
+    "CAP_CHOWN",
+)
 SANDBOX_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(BOX), "TMPDIR": "/tmp"}
 """The one environment policy: all a program in a box sees (bwrap sets it after --clearenv)."""
 
@@ -77,16 +94,29 @@ class Mounts:
 class Sandbox(Protocol):
     """Turns a command into the command that runs it confined. `name` is the isolation level reported."""
 
-    name: str
-    # True when a signal that killed the program comes back as exit code 128 + signal, as bwrap reports it.
-    signals_as_exit_codes: bool
-    # Loaded into every run before exec by its starter; None where libseccomp is missing (doctor says so).
-    syscall_filter: LoadableFilter | None
-    # The writable folders of a box, emptied between two tests that share it (none when there is no box).
-    scratch: tuple[str, ...]
-    # The uid a warm box's launcher (root inside the box, without a user namespace) drops each run to; None
-    # where no box can host one (a judge that is not root: its box's user namespace maps a single uid).
-    warm_box_uid: int | None
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def signals_as_exit_codes(self) -> bool:
+        """True when a signal that killed the program comes back as exit code 128 + signal, as bwrap reports it."""
+        ...
+
+    @property
+    def syscall_filter(self) -> LoadableFilter | None:
+        """Loaded into every run before exec by its starter; None where libseccomp is missing (doctor says so)."""
+        ...
+
+    @property
+    def scratch(self) -> tuple[str, ...]:
+        """The writable folders of a box, emptied between two tests that share it (none when there is no box)."""
+        ...
+
+    @property
+    def warm_box_uid(self) -> int | None:
+        """The uid a warm box's launcher (root inside the box, without a user namespace) drops each run to; None
+        where no box can host one (a judge that is not root: its box's user namespace maps a single uid)."""
+        ...
 
     def wrap(self, argv: list[str], mounts: Mounts, as_init: bool = False) -> list[str]:
         """`argv` confined; `as_init`: as the PID 1 of its box (a launcher that lives for a submission)."""
@@ -168,10 +198,10 @@ class Bubblewrap:
         # After the scratch folders, so a toolchain under /tmp (a cache in a temporary HOME) is not covered by them.
         for folder in _parents(mounts.toolchain.shown, exclude=(*scratch, "/dev")):
             command += ["--perms", "0755", "--dir", folder]
-        for path in mounts.toolchain.shown:
-            command += ["--ro-bind", str(path), str(path)]
-        for folder in mounts.toolchain.hidden:
-            command += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
+        for shown in mounts.toolchain.shown:
+            command += ["--ro-bind", str(shown), str(shown)]
+        for hidden in mounts.toolchain.hidden:
+            command += ["--tmpfs", str(hidden), "--remount-ro", str(hidden)]
         # bwrap builds `/` and `/dev` as tmpfs without a size limit (half the RAM): writable, they would let a
         # submission fill the host's memory where no control group counts it. Only the sized tmpfs stay writable.
         command += ["--remount-ro", "/dev", "--remount-ro", "/"]
@@ -179,7 +209,7 @@ class Bubblewrap:
         command += ["--chdir", str(workdir), "--clearenv"]
         for key, value in SANDBOX_ENV.items():
             command += ["--setenv", key, value]
-        return command + ["--", *([] if as_init else self._as_box_user()), *argv]
+        return [*command, "--", *([] if as_init else self._as_box_user()), *argv]
 
     def _namespaces(self) -> list[str]:
         shared = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
@@ -194,8 +224,15 @@ class Bubblewrap:
         if self.setpriv is None:
             return []
         uid = str(BOX_UID)
-        return [self.setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-                "--bounding-set=-all", "--"]
+        return [
+            self.setpriv,
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--",
+        ]
 
     def program_path(self, host_path: Path, mounts: Mounts) -> str:
         return str(PROGRAM / host_path.relative_to(mounts.program_dir))
@@ -223,7 +260,7 @@ def _parents(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> list[s
     return sorted(folders, key=lambda folder: (folder.count("/"), folder))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _options(executable: str) -> frozenset[str]:
     """The options this bwrap knows, from its --help (newer hardening options are used only where they exist)."""
     try:
@@ -242,13 +279,15 @@ def _bubblewrap() -> Bubblewrap | str:
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
-            return "setpriv is not installed, and a judge that is root needs it to run boxes unprivileged " \
-                   "(Debian: apt-get install util-linux)"
+            return (
+                "setpriv is not installed, and a judge that is root needs it to run boxes unprivileged "
+                "(Debian: apt-get install util-linux)"
+            )
     loaded = compile_filter(block_new_user_namespaces=setpriv is not None, block_network=True)
     return Bubblewrap(executable, loaded if isinstance(loaded, LoadableFilter) else None, setpriv)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def bwrap_problem() -> str | None:
     """Why bubblewrap cannot confine a run here, or None when it can (tried once with a trivial command)."""
     box = _bubblewrap()

@@ -77,7 +77,8 @@ class RunLimits:
 class Started(Protocol):
     """A started run: its pid as the judge sees it (None inside a box's PID namespace), and how it ended."""
 
-    pid: int | None
+    @property
+    def pid(self) -> int | None: ...
 
     def wait(self, timeout: float) -> Exited | None:
         """How it ended, or None if it is still running after `timeout` seconds."""
@@ -86,20 +87,25 @@ class Started(Protocol):
 class Starter(Protocol):
     """Starts a run's first process, already in the run's control group and under its limits."""
 
-    # RSS of the process a run is a copy of before exec (ru_maxrss counts it: containment/polled.py's _polled_peak).
-    starter_rss: int
-    # True when runs start inside an existing box: their argv is the bare command, their cwd and env the box's.
-    in_box: bool
+    @property
+    def starter_rss(self) -> int:
+        """RSS of the process a run is a copy of before exec (ru_maxrss counts it: containment/polled.py's
+        _polled_peak)."""
 
-    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
-              limits: RunLimits) -> Started: ...
+    @property
+    def in_box(self) -> bool:
+        """True when runs start inside an existing box: their argv is the bare command, their cwd and env the
+        box's."""
+
+    def start(
+        self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
+    ) -> Started: ...
 
 
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
     """The function run in a fork of the judge between fork and exec: join the run's group, set the rlimits
     (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs)."""
-    rlimits = [(resource.RLIMIT_CPU, limits.cpu_backstop_seconds, limits.cpu_backstop_seconds + 1),
-               *limits.rlimits()]
+    rlimits = [(resource.RLIMIT_CPU, limits.cpu_backstop_seconds, limits.cpu_backstop_seconds + 1), *limits.rlimits()]
 
     def setup() -> None:
         for path in contained.join_files:
@@ -170,10 +176,18 @@ class Spawner:
     def starter_rss(self) -> int:
         return proctree.own_rss() if sys.platform.startswith("linux") else 0
 
-    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
-              limits: RunLimits) -> Started:
-        process = start_process(argv, stdin=files.stdin, stdout=files.stdout, stderr=files.stderr, cwd=cwd,
-                                env=env, preexec_fn=child_setup(contained, limits, self.syscall_filter))
+    def start(
+        self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
+    ) -> Started:
+        process = start_process(
+            argv,
+            stdin=files.stdin,
+            stdout=files.stdout,
+            stderr=files.stderr,
+            cwd=cwd,
+            env=env,
+            preexec_fn=child_setup(contained, limits, self.syscall_filter),
+        )
         return _Child(process)
 
 

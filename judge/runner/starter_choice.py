@@ -36,8 +36,13 @@ class BoxPython:
 
 
 @contextmanager
-def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, limits: RunLimits,
-                 box_python: Callable[[], BoxPython | None]) -> Iterator[Starter]:
+def test_starter(
+    sandbox: Sandbox,
+    containment: Containment,
+    mounts: Mounts,
+    limits: RunLimits,
+    box_python: Callable[[], BoxPython | None],
+) -> Iterator[Starter]:
     """The starter for every test of one submission, torn down (with its box) when the block ends. `box_python`
     is asked only on a machine without a system Python, for another interpreter to run a warm box's launcher
     (None: there is none, and each test gets a box of its own)."""
@@ -53,8 +58,11 @@ def test_starter(sandbox: Sandbox, containment: Containment, mounts: Mounts, lim
     try:
         argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
         join = home.contained.join_files if home is not None else ()
-        box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid) \
-            if in_box and sandbox.warm_box_uid is not None else None
+        box = (
+            WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid)
+            if in_box and sandbox.warm_box_uid is not None
+            else None
+        )
         with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as server:
             yield server
     finally:
@@ -68,22 +76,24 @@ def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
     return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and containment.uses_groups
 
 
-def _launcher(sandbox: Sandbox, mounts: Mounts,
-              box_python: Callable[[], BoxPython | None]) -> tuple[list[str], Mounts] | None:
+def _launcher(
+    sandbox: Sandbox, mounts: Mounts, box_python: Callable[[], BoxPython | None]
+) -> tuple[list[str], Mounts] | None:
     """The launcher's command and what its box must show: the submission's mounts, plus an interpreter (the
     system's, under /usr, which every box shows anyway, else `box_python`'s) and the judge's own package
     at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box. Unconfined, the
     system's Python too where there is one: a distribution's build starts faster than a pyenv one (about 35
     against 47 ms here to a launcher ready), and the launcher needs nothing but the standard library."""
     if not sandbox.scratch:
-        python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
-        return launcher_command(python, JUDGE_PACKAGE.parent), mounts
+        host_python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
+        return launcher_command(host_python, JUDGE_PACKAGE.parent), mounts
     box_mounts = replace(mounts, launcher_code=JUDGE_PACKAGE)
     if Path(SYSTEM_PYTHON).is_file():
         return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts
     python = box_python()
     if python is None:
         return None
-    view = ToolchainView(shown=(*mounts.toolchain.shown, *python.view.shown),
-                         hidden=(*mounts.toolchain.hidden, *python.view.hidden))
+    view = ToolchainView(
+        shown=(*mounts.toolchain.shown, *python.view.shown), hidden=(*mounts.toolchain.hidden, *python.view.hidden)
+    )
     return launcher_command(python.interpreter, LAUNCHER_CODE.parent), replace(box_mounts, toolchain=view)

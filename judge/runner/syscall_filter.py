@@ -28,6 +28,7 @@ import importlib.util
 import os
 import tempfile
 from dataclasses import dataclass
+from typing import Any
 
 from judge.runner.launcher.own_limits import load_filter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
@@ -54,7 +55,7 @@ class LoadableFilter:
         load_filter(self.program, self.syscall_number)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compile_filter(block_new_user_namespaces: bool, block_network: bool) -> LoadableFilter | str:
     """The filter for this machine, or why there is none (no libseccomp, an architecture we do not know). A
     compiled program is kept in the judge's cache: importing pyseccomp runs `ldconfig -p` to find libseccomp,
@@ -65,8 +66,13 @@ def compile_filter(block_new_user_namespaces: bool, block_network: bool) -> Load
     binding = importlib.util.find_spec("pyseccomp")
     if binding is None or binding.origin is None:
         return _compiled(block_new_user_namespaces, block_network, number)  # says why there is no filter
-    key = content_key(file_stamp(__file__), file_stamp(binding.origin), os.uname().machine,
-                      str(block_new_user_namespaces), str(block_network))
+    key = content_key(
+        file_stamp(__file__),
+        file_stamp(binding.origin),
+        os.uname().machine,
+        str(block_new_user_namespaces),
+        str(block_network),
+    )
     record = cache_dir() / "seccomp" / f"{key}.json"
     cached = read_record(record)
     if isinstance(cached, str):
@@ -86,17 +92,19 @@ def compile_filter(block_new_user_namespaces: bool, block_network: bool) -> Load
 def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int) -> LoadableFilter | str:
     """The filter compiled by libseccomp, or why it cannot be."""
     try:
-        import pyseccomp as seccomp
+        import pyseccomp as seccomp  # noqa: PLC0415 -- compiled once per machine, then read from the cache
     except (ImportError, OSError) as error:  # pyseccomp raises OSError when libseccomp.so is missing
         return f"no seccomp filter: {error} (Debian: apt-get install libseccomp2; pip install pyseccomp)"
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     for name in KEYRING_CALLS:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
     if block_new_user_namespaces:
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), "unshare",
-                       seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone",
-                       seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))
+        rules.add_rule(
+            seccomp.ERRNO(errno.EPERM), "unshare", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)
+        )
+        rules.add_rule(
+            seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)
+        )
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     if block_network:
         _refuse_sockets_but_unix_and_route(seccomp, rules)
@@ -112,7 +120,7 @@ def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int)
     return LoadableFilter(program=program, syscall_number=number)
 
 
-def _refuse_sockets_but_unix_and_route(seccomp, rules) -> None:  # type: ignore[no-untyped-def]
+def _refuse_sockets_but_unix_and_route(seccomp: Any, rules: Any) -> None:
     """EACCES for a socket of any family but AF_UNIX and AF_NETLINK's NETLINK_ROUTE (read-only without
     CAP_NET_ADMIN; bwrap, whose own start the filter also covers outside a warm box, brings the box's loopback up
     through it). A libseccomp rule compares an argument once, so the families are refused one by one."""
@@ -120,5 +128,9 @@ def _refuse_sockets_but_unix_and_route(seccomp, rules) -> None:  # type: ignore[
         if family not in (AF_UNIX, AF_NETLINK):
             rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket", seccomp.Arg(0, seccomp.EQ, family))
     rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket", seccomp.Arg(0, seccomp.GE, ADDRESS_FAMILIES))
-    rules.add_rule(seccomp.ERRNO(errno.EACCES), "socket", seccomp.Arg(0, seccomp.EQ, AF_NETLINK),
-                   seccomp.Arg(2, seccomp.NE, NETLINK_ROUTE))
+    rules.add_rule(
+        seccomp.ERRNO(errno.EACCES),
+        "socket",
+        seccomp.Arg(0, seccomp.EQ, AF_NETLINK),
+        seccomp.Arg(2, seccomp.NE, NETLINK_ROUTE),
+    )

@@ -338,6 +338,7 @@ BUSY_USER = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     try:
         from judge.runner import execute
+        from judge.runner.containment.choice import choose_containment
         from judge.runner.limits import Limits
     except ImportError as error:
         sys.exit(f"SKIP {error}")
@@ -351,7 +352,8 @@ BUSY_USER = textwrap.dedent("""
             "t = threading.Thread(target=print, args=('thread ok',)); t.start(); t.join()")
     spec = execute.RunSpec(argv=[sys.executable, "-c", code], cwd=folder, stdin_path=folder / "in",
                            stdout_path=folder / "out", stderr_path=folder / "err", env={"PATH": "/usr/bin:/bin"})
-    stats = execute.run(spec, Limits(time_seconds=5, wall_seconds=10, memory_mib=256, output_mib=1, max_processes=64))
+    limits = Limits(time_seconds=5, wall_seconds=10, memory_mib=256, output_mib=1, max_processes=64)
+    stats = execute.run(spec, limits, choose_containment())  # the best this user has: no cgroup as nobody
     print(stats.exit_code, stats.signal, (folder / "out").read_text().strip(), "|", stats.stderr_tail[-300:])
     release.set()
 """)

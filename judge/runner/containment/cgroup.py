@@ -33,10 +33,12 @@ class _CgroupRun:
 
     def outcome(self, reaped_cpu: float, reaped_peak: int, starter_rss: int) -> Outcome:
         after, before = self.group.counters(), self.before
-        return Outcome(max(reaped_cpu, after.cpu_seconds - before.cpu_seconds),
-                       max(0, self.group.peak_bytes() - before.charged_bytes),
-                       after.memory_refusals > before.memory_refusals,
-                       after.process_refusals > before.process_refusals)
+        return Outcome(
+            max(reaped_cpu, after.cpu_seconds - before.cpu_seconds),
+            max(0, self.group.peak_bytes() - before.charged_bytes),
+            after.memory_refusals > before.memory_refusals,
+            after.process_refusals > before.process_refusals,
+        )
 
     def close(self) -> None:
         self.release(self.group)
@@ -81,8 +83,12 @@ class CgroupContainment:
             raise OSError(f"the judge could no longer create a {self.name} control group")
         return group
 
-    def run_in(self, group: cgroups.RunGroup, before: cgroups.Counters = cgroups.NOTHING_COUNTED,
-               release: Callable[[cgroups.RunGroup], None] = cgroups.RunGroup.remove) -> Run:
+    def run_in(
+        self,
+        group: cgroups.RunGroup,
+        before: cgroups.Counters = cgroups.NOTHING_COUNTED,
+        release: Callable[[cgroups.RunGroup], None] = cgroups.RunGroup.remove,
+    ) -> Run:
         """A run in `group`, which had counted `before` already; `release` is what its close does."""
         return _CgroupRun(group, new_contained(group.join_files(), self.guards(0)), before, release)
 
@@ -144,4 +150,3 @@ class _ReusedGroup:
         if self.group is not None:
             self.group.remove()
             self.group = None
-

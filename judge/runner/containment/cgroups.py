@@ -3,12 +3,14 @@
 A run's group is created by the judge, the child joins it before exec (`join` is called in the child), and
 every process the submission starts inherits it, even ones that double-fork or call setsid. Supports cgroup v2
 (unified hierarchy: memory.peak, memory.events, cpu.stat, pids.max, cgroup.kill) and cgroup v1 (separate
-memory, cpuacct, pids and freezer hierarchies). Where neither can be created (no root, no delegation) the
-caller falls back to rlimits and polling; `probe()` tells which.
+memory, cpuacct, pids and freezer hierarchies). On v2 the groups go under a group the judge has to itself
+(v2_base.py). Where neither can be created (no root, no delegation) the caller falls back to rlimits and
+polling; `probe()` tells which, and `availability()` why.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import signal
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.errors import JudgeFailure
+from judge.runner.containment import v2_base
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 _PEAK_FILE = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}
@@ -134,10 +137,10 @@ class RunGroup:
             memory_refusals = events.get("max", 0) + events.get("oom_kill", 0)
         else:
             charged = self._number("memory", "memory.usage_in_bytes")
-            memory_refusals = self._number("memory", "memory.failcnt") \
-                + self._keyed("memory", "memory.oom_control").get("oom_kill", 0)
-        return Counters(self.cpu_seconds(), charged, memory_refusals,
-                        self._keyed("pids", "pids.events").get("max", 0))
+            memory_refusals = self._number("memory", "memory.failcnt") + self._keyed(
+                "memory", "memory.oom_control"
+            ).get("oom_kill", 0)
+        return Counters(self.cpu_seconds(), charged, memory_refusals, self._keyed("pids", "pids.events").get("max", 0))
 
     def set_memory_limit(self, limit_bytes: int) -> None:
         """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower)."""
@@ -222,38 +225,62 @@ def _sweep_stale(parents: tuple[Path, ...]) -> None:
             if owner.isdigit() and not Path(f"/proc/{owner}").exists():
                 if (folder / "freezer.state").exists():  # its judge may have died before thawing it
                     _write(folder / "freezer.state", "THAWED")
-                _kill(int(pid) for pid in (_read(folder / "cgroup.procs").split()
-                                           if (folder / "cgroup.procs").exists() else []))
+                _kill(
+                    int(pid)
+                    for pid in (_read(folder / "cgroup.procs").split() if (folder / "cgroup.procs").exists() else [])
+                )
                 try:
                     folder.rmdir()
                 except OSError:
                     pass  # still busy: the next judge process tries again
+        for leaf in parent.glob(f"{v2_base.LEAF_PREFIX}*"):  # a v2 judge's own leaf (v2_base.py): never killed
+            owner = leaf.name[len(v2_base.LEAF_PREFIX) :]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                try:
+                    leaf.rmdir()
+                except OSError:
+                    pass  # the judge's descendants still live in it
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sweep_once(parents: tuple[Path, ...]) -> None:
     _sweep_stale(parents)
 
 
 def create(memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
     """A fresh group with the memory and process limits set (None: no limit, a launcher's own group), or None
-    when this machine does not let us."""
-    # Random, not counted: in a warm box a test sees its group's name (/proc/self/cgroup), and a counter would
-    # tell it which test it is.
-    name = f"judge-{os.getpid()}-{os.urandom(6).hex()}"
+    when this machine does not let us (`availability` says why)."""
     try:
-        if (CGROUP_ROOT / "cgroup.controllers").exists():
-            return _create_v2(name, memory_bytes, max_processes)
-        return _create_v1(name, memory_bytes, max_processes)
-    except OSError:
+        return _create(memory_bytes, max_processes)
+    except (OSError, v2_base.NoBase):
         return None
 
 
-def _create_v2(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
-    parent = CGROUP_ROOT / _own_paths().get("", "/").lstrip("/")
+def _create(memory_bytes: int | None, max_processes: int | None) -> RunGroup:
+    """As `create`, raising what stopped it."""
+    # Random, not counted: in a warm box a test sees its group's name (/proc/self/cgroup), and a counter would
+    # tell it which test it is.
+    name = f"judge-{os.getpid()}-{os.urandom(6).hex()}"
+    if (CGROUP_ROOT / "cgroup.controllers").exists():
+        return _create_v2(name, memory_bytes, max_processes)
+    return _create_v1(name, memory_bytes, max_processes)
+
+
+@functools.cache
+def _v2_base(root: Path) -> v2_base.Base | v2_base.NoBase:
+    """Where this process makes its v2 run groups, found (and the judge moved) once per process."""
+    try:
+        return v2_base.find_base(root)
+    except v2_base.NoBase as problem:
+        return problem
+
+
+def _create_v2(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup:
+    base = _v2_base(CGROUP_ROOT)
+    if isinstance(base, v2_base.NoBase):
+        raise base
+    parent = base.folder
     _sweep_once((parent,))
-    if not {"memory", "pids"} <= set((parent / "cgroup.subtree_control").read_text().split()):
-        _write(parent / "cgroup.subtree_control", "+memory +pids +cpu")
     folder = parent / name
     folder.mkdir()
     group = RunGroup(version=2, dirs={"memory": folder, "cpu": folder, "pids": folder})
@@ -270,7 +297,7 @@ def _create_v2(name: str, memory_bytes: int | None, max_processes: int | None) -
     return group
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _v1_parents(root: Path) -> dict[str, Path] | None:
     """Per role, the v1 folder this process belongs to (where run groups go); None if a needed controller is not
     mounted. Looked up once per process: it is several stats and a read of /proc/self/cgroup."""
@@ -286,10 +313,12 @@ def _v1_parents(root: Path) -> dict[str, Path] | None:
     return parents
 
 
-def _create_v1(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup | None:
+def _create_v1(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup:
     parents = _v1_parents(CGROUP_ROOT)
     if parents is None:
-        return None
+        raise FileNotFoundError(
+            errno.ENOENT, "a cgroup v1 memory, cpuacct or pids hierarchy is not mounted", str(CGROUP_ROOT)
+        )
     _sweep_once(tuple(parents.values()))
     dirs = {role: parent / name for role, parent in parents.items()}
     group = RunGroup(version=1, dirs={})
@@ -309,13 +338,50 @@ def _create_v1(name: str, memory_bytes: int | None, max_processes: int | None) -
     return group
 
 
-@functools.lru_cache(maxsize=None)
-def probe() -> str:
-    """Describe what this machine allows, for `judge doctor` and reports: `cgroup v1`, `cgroup v2` or `none`."""
-    group = create(64 * 1024 * 1024, 8)
-    if group is None:
-        return "none"
+@dataclass(frozen=True)
+class Availability:
+    """What this machine allows: `cgroup v1`, `cgroup v2` or `none`, and where run groups go or why none can."""
+
+    mechanism: str
+    detail: str
+    fix: str = ""  # the command that gives the judge a control group, where it has none
+
+
+@functools.cache
+def availability() -> Availability:
+    """Make and remove one run group, once per process, and say what came of it (for `judge doctor`)."""
+    try:
+        group = _create(64 * 1024 * 1024, 8)
+    except v2_base.NoBase as problem:
+        return Availability("none", f"cgroup v2: {problem}", problem.fix)
+    except OSError as error:
+        version = "v2" if (CGROUP_ROOT / "cgroup.controllers").exists() else "v1"
+        fix = (
+            "run the judge as root, or have root make it a group in each v1 hierarchy (memory, cpuacct, pids) "
+            "and chown it"
+            if version == "v1"
+            else v2_base.scope_command()
+        )
+        return Availability("none", f"cgroup {version}: " + v2_base.refusal(error, "creating a run group"), fix)
     # A v2 kernel before 5.19 has no memory.peak: the judge cannot measure a run's peak there (polling can).
     measurable = (group.dirs["memory"] / _PEAK_FILE[group.version]).exists()
     group.remove()
-    return f"cgroup v{group.version}" if measurable else "none"
+    if not measurable:
+        return Availability(
+            "none",
+            f"cgroup v{group.version}: this kernel has no {_PEAK_FILE[group.version]} "
+            "(Linux 5.19 or later has), so a run's peak memory cannot be measured",
+            "a kernel of Linux 5.19 or later",
+        )
+    if group.version == 1:
+        return Availability(
+            "cgroup v1", f"run groups under this process's group in each hierarchy ({group.dirs['memory'].parent}, ...)"
+        )
+    base = _v2_base(CGROUP_ROOT)
+    assert isinstance(base, v2_base.Base)
+    return Availability("cgroup v2", f"run groups under {base.how}; controllers {' '.join(sorted(base.controllers))}")
+
+
+def probe() -> str:
+    """Describe what this machine allows, for `judge doctor` and reports: `cgroup v1`, `cgroup v2` or `none`."""
+    return availability().mechanism

@@ -15,7 +15,7 @@ from judge.runner.containment.protocol import Containment
 CONTAINMENT_NAMES = ("cgroup", "proc", "portable")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cgroup_version() -> int | None:
     mechanism = cgroups.probe()
     return int(mechanism[-1]) if mechanism.startswith("cgroup v") else None
@@ -38,8 +38,9 @@ def choose_containment(name: str | None = None) -> Containment:
     available = available_containments()
     chosen = name or available[0]
     if chosen not in available:
-        raise SandboxUnavailable(f"--containment {chosen}: not available here "
-                                 f"(this machine has: {', '.join(available)})")
+        raise SandboxUnavailable(
+            f"--containment {chosen}: not available here (this machine has: {', '.join(available)})"
+        )
     if chosen == "cgroup":
         version = _cgroup_version()
         assert version is not None

@@ -31,7 +31,6 @@ class _Polled:
         return None
 
 
-
 @dataclass
 class _ProcRun(_Polled):
     contained: Contained
@@ -85,13 +84,14 @@ class ProcContainment:
 @dataclass
 class _PortableRun(_Polled):
     contained: Contained
-    root: "psutil.Process | None" = None
-    known: "dict[int, psutil.Process]" = field(default_factory=dict)  # every process seen in the tree
+    root: psutil.Process | None = None
+    known: dict[int, psutil.Process] = field(default_factory=dict)  # every process seen in the tree
     cpu: float = 0.0
     peak: int = 0
 
     def started(self, pid: int | None) -> None:
         import psutil
+
         if pid is None:
             raise JudgeFailure("a run in a box's own PID namespace needs a control group to be followed")
         try:
@@ -102,6 +102,7 @@ class _PortableRun(_Polled):
 
     def _tree(self) -> list[psutil.Process]:
         import psutil
+
         if self.root is None:
             return []
         try:
@@ -113,13 +114,18 @@ class _PortableRun(_Polled):
 
     def sample(self) -> Sample:
         import psutil
+
         cpu, rss = 0.0, 0
         for process in self._tree():
             try:
                 with process.oneshot():
                     times = process.cpu_times()
-                    cpu += times.user + times.system + getattr(times, "children_user", 0.0) \
+                    cpu += (
+                        times.user
+                        + times.system
+                        + getattr(times, "children_user", 0.0)
                         + getattr(times, "children_system", 0.0)
+                    )
                     rss += process.memory_info().rss
             except psutil.Error:
                 continue
@@ -128,6 +134,7 @@ class _PortableRun(_Polled):
 
     def kill(self) -> None:
         import psutil
+
         for _ in range(20):
             alive = []
             for process in self._tree():
@@ -166,4 +173,3 @@ def _polled_peak(polled: int, reaped: int, starter_rss: int) -> int:
     """Peak memory without a control group. ru_maxrss also counts the child's copy of its starter before exec,
     so it is the submission's own peak only when it is above the starter's RSS; else trust the polled peak."""
     return max(polled, reaped) if reaped > starter_rss * 1.05 else polled
-

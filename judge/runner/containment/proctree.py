@@ -32,7 +32,7 @@ def tasks_now() -> int:
         return int(handle.read().split()[3].split(b"/")[1])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pid_max() -> int:
     try:
         return int(Path("/proc/sys/kernel/pid_max").read_text())
@@ -84,7 +84,7 @@ class Spawned:
                     text = handle.read()
             except _GONE:
                 continue  # it exited since the listing; any other failure (no descriptor left) is the judge's
-            stats[pid] = text[text.rindex(b")") + 2:].split()
+            stats[pid] = text[text.rindex(b")") + 2 :].split()
         members = {self.first_pid} & stats.keys()
         growing = True
         while growing:  # descendants: a parent's pid is not always below its child's once pids wrap

@@ -88,8 +88,13 @@ class Run(Protocol):
 
 
 class Containment(Protocol):
-    name: str
-    uses_groups: bool  # a control group per run: it follows a run into a box's own PID namespace
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def uses_groups(self) -> bool:
+        """A control group per run: it follows a run into a box's own PID namespace."""
+        ...
 
     def guards(self, max_processes: int) -> Guards: ...
 
@@ -101,7 +106,6 @@ class Containment(Protocol):
     def for_runs(self, memory_mib: int, max_processes: int) -> AbstractContextManager[Containment]:
         """The containment for many runs in a row under the same limits (a submission's tests): one control
         group reused from run to run where the kernel can start its counters again, else this one itself."""
-
 
 
 def kill_process_group(pid: int) -> None:

@@ -26,8 +26,16 @@ import stat
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND = 32, 4096
-MOUNT_FLAGS = {"ro": MS_RDONLY, "nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": 1024,
-               "nodiratime": 2048, "relatime": 1 << 21, "strictatime": 1 << 24}
+MOUNT_FLAGS = {
+    "ro": MS_RDONLY,
+    "nosuid": MS_NOSUID,
+    "nodev": MS_NODEV,
+    "noexec": MS_NOEXEC,
+    "noatime": 1024,
+    "nodiratime": 2048,
+    "relatime": 1 << 21,
+    "strictatime": 1 << 24,
+}
 MNT_DETACH = 2
 CLONE_NEWIPC = 0x08000000
 PR_CAPBSET_DROP = 24
@@ -39,7 +47,7 @@ class Scratch:
     """A writable folder of the box (a tmpfs) and how bwrap mounted it, to mount a fresh one the same way. Not a
     frozen dataclass: `dataclasses` takes 5 ms to import, in the launcher's start."""
 
-    __slots__ = ("path", "flags", "options")
+    __slots__ = ("flags", "options", "path")
 
     def __init__(self, path: str, flags: int, options: str) -> None:
         self.path, self.flags, self.options = path, flags, options
@@ -157,8 +165,9 @@ def _copy_tree(source: int, target: str) -> None:
                     os.symlink(os.readlink(entry.name, dir_fd=folder), path)
                 elif entry.is_dir(follow_symlinks=False):
                     os.mkdir(path, 0o700)
-                    pending.append((os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC,
-                                            dir_fd=folder), path))
+                    pending.append(
+                        (os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=folder), path)
+                    )
                 elif entry.is_file(follow_symlinks=False):
                     _copy_file(folder, entry.name, path)
                 else:

@@ -30,8 +30,9 @@ from judge.runner.syscall_filter import LoadableFilter
 LAUNCHER_START_SECONDS = 30.0
 # The judge package: the launcher is imported as judge.runner.launcher.server from the folder that holds it.
 JUDGE_PACKAGE = Path(server.__file__).parents[2]
-_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; "
-         "s.main(int(sys.argv[2]))")
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; s.main(int(sys.argv[2]))"
+)
 
 
 @dataclass
@@ -72,15 +73,27 @@ class LaunchServer:
     the same way, for the next test.
     """
 
-    def __init__(self, command: list[str], cwd: Path, limits: RunLimits, syscall_filter: LoadableFilter | None,
-                 home_join_files: tuple[Path, ...], box: WarmBox | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        cwd: Path,
+        limits: RunLimits,
+        syscall_filter: LoadableFilter | None,
+        home_join_files: tuple[Path, ...],
+        box: WarmBox | None = None,
+    ) -> None:
         self.in_box = box is not None
         self._command, self._cwd, self._home_join_files = command, cwd, home_join_files
-        self._setup = {"do": "setup", "rlimits": limits.rlimits(),
-                       "scratch": list(box.scratch) if box else [], "program": box.program if box else None,
-                       "code": box.code if box else None, "uid": box.run_uid if box else None,
-                       "filter": syscall_filter.program.hex() if syscall_filter else None,
-                       "syscall": syscall_filter.syscall_number if syscall_filter else 0}
+        self._setup = {
+            "do": "setup",
+            "rlimits": limits.rlimits(),
+            "scratch": list(box.scratch) if box else [],
+            "program": box.program if box else None,
+            "code": box.code if box else None,
+            "uid": box.run_uid if box else None,
+            "filter": syscall_filter.program.hex() if syscall_filter else None,
+            "syscall": syscall_filter.syscall_number if syscall_filter else 0,
+        }
         self._open()
 
     def _open(self) -> None:
@@ -88,16 +101,20 @@ class LaunchServer:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock = ours
         command = [*self._command, str(theirs.fileno())]  # the launcher's socket: the last argument
-        self._stderr = tempfile.TemporaryFile()  # what the launcher says when it cannot start
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 -- open while the launcher lives; what it says if it cannot start
         try:
             self._process = start_process(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr, cwd=self._cwd,
-                pass_fds=(theirs.fileno(),))
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=self._stderr,
+                cwd=self._cwd,
+                pass_fds=(theirs.fileno(),),
+            )
         finally:
             theirs.close()
         with ExitStack() as home:
-            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno()
-                           for path in self._home_join_files]
+            descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in self._home_join_files]
             try:
                 server.send(self._sock, self._setup, descriptors)
             except OSError:
@@ -125,22 +142,27 @@ class LaunchServer:
             else:
                 self._stderr.seek(0)
                 said = self._stderr.read().decode(errors="replace").strip().splitlines()
-                self._ready = JudgeFailure(f"the launcher could not start: "
-                                           f"{said[-1] if said else ready.get('error', 'it said nothing')}")
+                self._ready = JudgeFailure(
+                    f"the launcher could not start: {said[-1] if said else ready.get('error', 'it said nothing')}"
+                )
         if isinstance(self._ready, JudgeFailure):
             raise self._ready
         return self._ready
 
-    def start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained,
-              limits: RunLimits) -> Started:
+    def start(
+        self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
+    ) -> Started:
         answer = self._ask_to_start(argv, cwd, env, files, contained)
         if "unusable" in answer or "gone" in answer:
             # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box. A box
             # that could not be reset is an anomaly worth a line; a launcher gone is what Ctrl-C of the judge's
             # process group does too, where a line would only spoil the one the command ends with.
             if "unusable" in answer:
-                print(f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
-                      f"the next test gets a fresh one", file=sys.stderr)
+                print(
+                    f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                    f"the next test gets a fresh one",
+                    file=sys.stderr,
+                )
             self.close()
             self._open()
             answer = self._ask_to_start(argv, cwd, env, files, contained)
@@ -149,15 +171,17 @@ class LaunchServer:
             raise JudgeFailure(f"the launcher could not start {argv[0]}: {why}")
         return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
 
-    def _ask_to_start(self, argv: list[str], cwd: Path, env: dict[str, str], files: Files,
-                      contained: Contained) -> dict:
+    def _ask_to_start(
+        self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained
+    ) -> dict:
         """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
         (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer)."""
         self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
-            descriptors += [joins.enter_context(open(path, "wb", buffering=0)).fileno()
-                            for path in contained.join_files]
+            descriptors += [
+                joins.enter_context(open(path, "wb", buffering=0)).fileno() for path in contained.join_files
+            ]
             request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
             try:
                 server.send(self._sock, request, descriptors)

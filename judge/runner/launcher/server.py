@@ -65,8 +65,9 @@ def receive(sock: socket.socket) -> tuple[dict, list[int]]:
     """One message and the descriptors attached to it; ({}, []) when the other end closed."""
     fds = array.array("i")
     # Close-on-exec: a descriptor received must never reach a run unless it is made one of its streams.
-    data, ancillary, _, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * fds.itemsize),
-                                         socket.MSG_CMSG_CLOEXEC)
+    data, ancillary, _, _ = sock.recvmsg(
+        MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * fds.itemsize), socket.MSG_CMSG_CLOEXEC
+    )
     for level, kind, payload in ancillary:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
@@ -151,8 +152,8 @@ class Launcher:
         """Wait for the program (or for the judge to go away), then answer with its status and rusage."""
         pidfd = os.pidfd_open(pid)
         try:
-            ready, _, _ = select.select([pidfd, self.sock], [], [])
-            if self.sock in ready and pidfd not in ready and not self.sock.recv(1, socket.MSG_PEEK):
+            ready, _, _ = select.select([pidfd, self.sock.fileno()], [], [])
+            if self.sock.fileno() in ready and pidfd not in ready and not self.sock.recv(1, socket.MSG_PEEK):
                 # The judge is gone: so is its run (in a box, bwrap --die-with-parent ends the rest).
                 _kill_group(pid)
                 self._clean()
@@ -225,9 +226,14 @@ def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, i
     program = argv[0] if "/" in argv[0] else _on_path(argv[0], env.get("PATH", os.defpath))
     os.chdir(cwd)
     try:
-        return os.posix_spawn(program, argv, env, setsid=True, setsigdef=DEFAULT_SIGNALS,
-                              file_actions=[(os.POSIX_SPAWN_DUP2, stream, target)
-                                            for target, stream in enumerate(streams)])
+        return os.posix_spawn(
+            program,
+            argv,
+            env,
+            setsid=True,
+            setsigdef=DEFAULT_SIGNALS,
+            file_actions=[(os.POSIX_SPAWN_DUP2, stream, target) for target, stream in enumerate(streams)],
+        )
     finally:
         os.chdir("/")
 

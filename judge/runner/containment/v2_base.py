@@ -1,0 +1,277 @@
+"""Where the judge makes its run groups on cgroup v2, and why it cannot when it cannot.
+
+v2's no-internal-process rule: a group other than the root may enable controllers for its children only while it
+holds no process itself. The judge's own group (a login's session-N.scope, a service's group, a group delegated
+to a user, a container's group) holds the judge, so run groups cannot simply go under it. The judge therefore
+makes a group it has to itself the parent of its run groups, after moving itself into a leaf of it
+(`judge-leaf-<pid>`), as runc and isolate's keeper do:
+
+1. the group `JUDGE_CGROUP` names (a path as in /proc/self/cgroup), where someone delegated one;
+2. the judge's own group, when it is the host's root (nothing to move) or a leaf an earlier judge made (a Dask
+   worker, a launcher: a child of a judge that moved already), or when every process in it is the judge or its
+   descendant (a systemd service, `systemd-run --scope`, a container's group seen as the root of its cgroup
+   namespace, a delegated group the judge was started in);
+3. else (a login shell shares the group: a session scope), a transient scope of its own with `Delegate=yes` that
+   systemd makes on request over D-Bus, as `systemd-run --scope -p Delegate=yes` does (`--user` for an ordinary
+   user: Debian 12 and Ubuntu 24.04's user manager delegates memory and pids), then as in 2.
+
+Only `memory` and `pids` are required of the parent; `cpu` is enabled where it is delegated, since a run's CPU time
+comes from `cpu.stat`, which v2 keeps in every group.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REQUIRED_CONTROLLERS = ("memory", "pids")
+OPTIONAL_CONTROLLERS = ("cpu",)
+LEAF_PREFIX = "judge-leaf-"
+EXPLICIT_VARIABLE = "JUDGE_CGROUP"
+SCOPE_WAIT_SECONDS = 30.0  # systemd-run's own D-Bus timeout is 25 s; a user's bus may start on this first call
+_MEANINGS = {
+    errno.EBUSY: "the group holds processes, and cgroup v2 enables controllers only for a group that holds none",
+    errno.EACCES: "the group is not delegated to this user",
+    errno.EPERM: "the group is not delegated to this user",
+    errno.ENOENT: "a controller is not delegated to this group by its parent",
+    errno.EROFS: "/sys/fs/cgroup is mounted read-only (a container without a writable cgroup)",
+}
+
+
+class NoBase(Exception):
+    """No group the judge may make run groups in: why (the errno and what it means), and the command that fixes it
+    (for `judge doctor`)."""
+
+    def __init__(self, reason: str, fix: str | None = None) -> None:
+        super().__init__(reason)
+        self.fix = fix if fix is not None else scope_command()
+
+
+def scope_command() -> str:
+    """Starting the judge in a delegated scope of its own: what fixes most failures, where systemd runs."""
+    user = "" if os.geteuid() == 0 else " --user"
+    return f"systemd-run{user} --scope -p Delegate=yes judge ..."
+
+
+@dataclass(frozen=True)
+class Base:
+    """The parent of the judge's run groups, with the controllers it enabled for them."""
+
+    folder: Path
+    controllers: frozenset[str]
+    how: str  # how the judge got it, for `judge doctor`
+
+
+def refusal(error: OSError, what: str) -> str:
+    """One line: what failed, the errno's name and what it means for a control group."""
+    name = errno.errorcode.get(error.errno or 0, str(error.errno))
+    meaning = _MEANINGS.get(error.errno or 0, error.strerror or "")
+    return f"{what}: {name} ({meaning})"
+
+
+def own_group(root: Path) -> Path:
+    """The v2 group this process is in (the `0::` line of /proc/self/cgroup)."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        if line.startswith("0::"):
+            return root / line[3:].strip().lstrip("/")
+    raise NoBase("this process is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)")
+
+
+def find_base(root: Path) -> Base:
+    """The parent of the judge's run groups, set up (see the module's docstring); raises NoBase."""
+    group = own_group(root)
+    explicit = os.environ.get(EXPLICIT_VARIABLE)
+    if explicit:
+        named = root / explicit.strip().lstrip("/")
+        how = f"named by {EXPLICIT_VARIABLE}"
+        return _enable(named, how) if _is_leaf_of(group, named) else _take(named, how)
+    if group == root:
+        try:
+            return _enable(root, "the root group")
+        except NoBase:
+            if not _only_ours(root):  # the host's root (it always may), or a namespace's root shared with others
+                raise
+        return _take(root, "the root of the judge's cgroup namespace (a container's group)")
+    if _is_leaf_of(group, group.parent) and _has_required(group.parent):
+        return _enable(group.parent, "a judge's group, this process in a leaf of it")
+    if _only_ours(group):
+        return _take(group, "the judge's own group")
+    try:
+        scope = _systemd_scope(root)
+    except NoBase as problem:
+        raise NoBase(
+            f"{group} holds processes besides the judge (a login shell's session scope?), so the judge "
+            f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
+            f"group that holds no process); and {problem}",
+            problem.fix,
+        ) from None
+    return _take(scope, "a transient scope systemd delegated to the judge")
+
+
+def _take(group: Path, how: str) -> Base:
+    """Make `group` the parent of run groups: move the judge (and its descendants in `group`) into a leaf of
+    it, then enable the controllers for its children."""
+    if not (group / "cgroup.procs").exists():
+        raise NoBase(f"{group} is not a cgroup v2 group")
+    me = os.getpid()
+    leaf = group / f"{LEAF_PREFIX}{me}"
+    try:
+        leaf.mkdir(exist_ok=True)
+    except OSError as error:
+        raise NoBase(refusal(error, f"creating {leaf}")) from None
+    for pid in [me, *(pid for pid in _pids(group) if pid != me and _descends_from_us(pid))]:
+        try:
+            _write(leaf / "cgroup.procs", str(pid))
+        except ProcessLookupError:
+            continue  # it exited meanwhile
+        except OSError as error:
+            _remove_quietly(leaf)
+            raise NoBase(refusal(error, f"moving the judge into {leaf}")) from None
+    return _enable(group, how)
+
+
+def _is_leaf_of(group: Path, parent: Path) -> bool:
+    return group.parent == parent and group.name.startswith(LEAF_PREFIX)
+
+
+def _remove_quietly(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # not empty after all: the stale-group sweep of a later judge removes it
+
+
+def _enable(group: Path, how: str) -> Base:
+    """Enable memory and pids (required) and cpu (where delegated) for `group`'s children, one at a time: a
+    subtree delegated without cpu refuses all three written together (ENOENT)."""
+    available = set(_words(group / "cgroup.controllers"))
+    missing = [name for name in REQUIRED_CONTROLLERS if name not in available]
+    if missing:
+        raise NoBase(
+            f"{group} has no {' or '.join(missing)} controller (cgroup.controllers: "
+            f"{' '.join(sorted(available)) or 'empty'}): not delegated to it by its parent",
+            _delegation_command(group),
+        )
+    enabled = set(_words(group / "cgroup.subtree_control"))
+    for name in (*REQUIRED_CONTROLLERS, *OPTIONAL_CONTROLLERS):
+        if name in enabled or name not in available:
+            continue
+        try:
+            _write(group / "cgroup.subtree_control", f"+{name}")
+            enabled.add(name)
+        except OSError as error:
+            if name in REQUIRED_CONTROLLERS:
+                raise NoBase(refusal(error, f"enabling {name} in {group}/cgroup.subtree_control")) from None
+    return Base(group, frozenset(enabled), f"{group} ({how})")
+
+
+def _systemd_scope(root: Path) -> Path:
+    """Ask systemd (the user's manager for an ordinary user) for a transient scope with Delegate=yes holding
+    the judge, as `systemd-run --scope -p Delegate=yes` does, and wait until the judge is in it."""
+    busctl = shutil.which("busctl")
+    if busctl is None or not Path("/run/systemd/system").is_dir():
+        raise NoBase(
+            "no systemd here (or no busctl) to ask for a delegated scope",
+            f"set {EXPLICIT_VARIABLE} to a group of the judge's own (memory and pids in its "
+            "cgroup.controllers, writable by its user), or start the judge alone in a group",
+        )
+    me = os.getpid()
+    unit = f"judge-{me}-{os.urandom(4).hex()}.scope"
+    bus = [] if os.geteuid() == 0 else ["--user"]
+    command = [
+        busctl,
+        *bus,
+        f"--timeout={SCOPE_WAIT_SECONDS:.0f}",
+        "call",
+        "org.freedesktop.systemd1",
+        "/org/freedesktop/systemd1",
+        "org.freedesktop.systemd1.Manager",
+        "StartTransientUnit",
+        "ssa(sv)a(sa(sv))",
+        unit,
+        "fail",
+        "2",
+        "PIDs",
+        "au",
+        "1",
+        str(me),
+        "Delegate",
+        "b",
+        "true",
+        "0",
+    ]
+    asking = f"asking systemd{' (the user manager)' if bus else ''} for a delegated scope (StartTransientUnit)"
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=SCOPE_WAIT_SECONDS + 5, check=False)
+    except subprocess.TimeoutExpired:
+        raise NoBase(f"{asking}: no answer in {SCOPE_WAIT_SECONDS + 5:.0f} s") from None
+    except OSError as error:
+        raise NoBase(refusal(error, f"{asking}: starting busctl")) from None
+    if done.returncode != 0:
+        raise NoBase(f"{asking}: refused: {done.stderr.strip()[:200]}")
+    deadline = time.monotonic() + SCOPE_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        group = own_group(root)
+        if group.name == unit:
+            return group
+        time.sleep(0.01)
+    raise NoBase(f"systemd accepted the scope {unit} but did not move the judge into it")
+
+
+def _delegation_command(group: Path) -> str:
+    """What gives `group` the memory and pids controllers: its parent enabling them (root), or the user's
+    systemd manager delegating them (an ordinary user; Debian 12's and Ubuntu 24.04's already do)."""
+    if os.geteuid() == 0:
+        return f"echo '+memory +pids' > {group.parent}/cgroup.subtree_control"
+    return (
+        "printf '[Service]\\nDelegate=cpu memory pids\\n' | sudo SYSTEMD_EDITOR=tee systemctl edit "
+        "user@.service, then log in again"
+    )
+
+
+def _only_ours(group: Path) -> bool:
+    """Every process in `group` is this one or a descendant of it."""
+    return all(_descends_from_us(pid) for pid in _pids(group))
+
+
+def _descends_from_us(pid: int) -> bool:
+    """Whether `pid` is this process or one of its descendants."""
+    me = os.getpid()
+    while pid > 1:
+        if pid == me:
+            return True
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                text = handle.read()
+        except OSError:
+            return False
+        pid = int(text[text.rindex(b")") + 2 :].split()[1])
+    return pid == me
+
+
+def _has_required(group: Path) -> bool:
+    return set(REQUIRED_CONTROLLERS) <= set(_words(group / "cgroup.subtree_control"))
+
+
+def _pids(group: Path) -> list[int]:
+    try:
+        return [int(pid) for pid in (group / "cgroup.procs").read_text().split()]
+    except OSError as error:
+        raise NoBase(refusal(error, f"reading {group}/cgroup.procs")) from None
+
+
+def _words(path: Path) -> list[str]:
+    try:
+        return path.read_text().split()
+    except OSError as error:
+        raise NoBase(refusal(error, f"reading {path}")) from None
+
+
+def _write(path: Path, value: str) -> None:
+    with open(path, "w") as handle:
+        handle.write(value)

@@ -1,0 +1,205 @@
+"""The judge on cgroup v2 wherever a v2 machine puts it (issue 23), not only in the root group.
+
+Each layout is built by the test (root) the way systemd or a container runtime builds it, and a `judge run` is
+started inside it as a person would start it there:
+
+- `alone`: a group holding only the judge (a systemd service, `systemd-run --scope`, a container's group);
+- `shared-named`: a group the judge shares with another process (a login shell's session scope), with
+  JUDGE_CGROUP naming an empty group for it;
+- `container`: a group of its own seen as the root of the judge's cgroup namespace, cgroup2 mounted there (as a
+  container runtime with `--cgroupns=private` does);
+- `no-cpu`: a group whose parent delegates memory and pids but not cpu;
+- `user-delegated`: an ordinary user's group handed over as systemd's `Delegate=yes` does (tests/nonroot.py).
+
+In each the report must say `cgroup v2`, the memory and process limits must hold (MLE; forks refused at the
+allowance), and nothing may be left in the layout but what the test put there. A group shared with another process
+and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge doctor` warns, with the errno and a fix.
+Skipped unless this machine mounts cgroup v2 and the tests run as root; the VM lane (scripts/cgroup2-lane.sh)
+runs them on Debian 12's kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nonroot
+from conftest import ROOT, write_problem
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+JUDGE_TIMEOUT_SECONDS = 600  # a guard only: under emulation a judge run takes tens of seconds
+FORKS_TRIED = 100
+FORKER = f"""\
+import os, time
+children = []
+for _ in range({FORKS_TRIED}):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    children.append(pid)
+print(len(children))
+for child in children:
+    os.kill(child, 9)
+"""
+HOG = "block = bytearray(400 * 1024 * 1024)\nfor i in range(0, len(block), 4096):\n    block[i] = 1\nprint(3)\n"
+
+pytestmark = pytest.mark.skipif(not (CGROUP_ROOT / "cgroup.controllers").exists() or os.geteuid() != 0,
+                                reason="needs a cgroup v2 hierarchy and root to build its layouts")
+
+
+def _parent() -> Path:
+    """Where the test process may make groups: its own group, or the parent of the judge leaf it moved into."""
+    own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::"))
+    group = CGROUP_ROOT / own.strip().lstrip("/")
+    return group.parent if group.name.startswith("judge-leaf-") else group
+
+
+@contextmanager
+def _group(parent: Path, name: str, subtree: str = "") -> Iterator[Path]:
+    folder = parent / f"{name}-{uuid.uuid4().hex[:8]}"
+    folder.mkdir()
+    try:
+        if subtree:
+            (folder / "cgroup.subtree_control").write_text(subtree)
+        yield folder
+    finally:
+        for inner in sorted((Path(p) for p, _, _ in os.walk(folder)), key=lambda p: -len(p.parts)):
+            for pid in (inner / "cgroup.procs").read_text().split():
+                os.kill(int(pid), signal.SIGKILL)
+            for _ in range(500):
+                try:
+                    inner.rmdir()
+                    break
+                except OSError:
+                    subprocess.run(["sleep", "0.01"])
+
+
+def _processes(group: Path) -> list[str]:
+    """Every process left anywhere under `group`, with the group it is in."""
+    return [f"{pid} in {Path(folder).name}" for folder, _, _ in os.walk(group)
+            for pid in (Path(folder) / "cgroup.procs").read_text().split()]
+
+
+def _in_group(group: Path, argv: list[str]) -> list[str]:
+    """`argv` started in `group`: a shell writes its pid into the group, then execs it."""
+    return ["/bin/sh", "-c", f'echo $$ > {group}/cgroup.procs && exec "$@"', "sh", *argv]
+
+
+def _judge(arguments: list[str]) -> list[str]:
+    return [sys.executable, "-m", "judge", *arguments]
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT), **extra}
+
+
+def _submission(folder: Path, name: str, source: str, answer: str) -> tuple[Path, Path]:
+    problem = write_problem(folder / f"problem-{name}", {"1": ("\n", answer)}, time_limit=5, memory_limit=128)
+    path = folder / f"{name}.py"
+    path.write_text(source)
+    return problem, path
+
+
+def _run(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> dict[str, Any]:
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=JUDGE_TIMEOUT_SECONDS, check=False)
+    assert done.returncode in (0, 1) and done.stdout.startswith("{"), \
+        f"judge exit {done.returncode}: {done.stdout[-1000:]} {done.stderr[-2000:]}"
+    return json.loads(done.stdout)
+
+
+def _check_limits(folder: Path, start: Callable[[list[str]], dict[str, Any]]) -> None:
+    """The process and memory limits hold under `start(arguments) -> report`, counted by cgroup v2."""
+    problem, forker = _submission(folder, "forker", FORKER, "0\n")
+    report = start(["run", str(problem), str(forker), "--sandbox", "none", "--json", "--feedback", "full"])
+    assert report["memory_enforcement"].startswith("cgroup v2"), report["memory_enforcement"]
+    case = report["cases"][0]
+    forked = re.fullmatch(r"line 1: expected '0', got '(\d+)'", case["message"])
+    assert report["verdict"] == "WA" and forked is not None, case
+    assert int(forked.group(1)) < report["limits"]["max_processes"], case["message"]
+    problem, hog = _submission(folder, "hog", HOG, "3\n")
+    report = start(["run", str(problem), str(hog), "--sandbox", "none", "--json", "--feedback", "full"])
+    assert report["memory_enforcement"].startswith("cgroup v2"), report["memory_enforcement"]
+    assert report["verdict"] == "MLE", report
+
+
+def test_alone_in_a_group_of_its_own(tmp_path: Path) -> None:
+    with _group(_parent(), "service") as service:
+        _check_limits(tmp_path, lambda arguments: _run(_in_group(service, _judge(arguments)), _env()))
+        assert _processes(service) == []
+
+
+def test_alone_in_a_container_s_cgroup_namespace(tmp_path: Path) -> None:
+    """The judge sees its group as the root (/proc/self/cgroup says `0::/`), which holds it: not the host's root."""
+    namespace = ["unshare", "--cgroup", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                 'umount -l /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec "$@"', "sh"]
+    with _group(_parent(), "container") as container:
+        _check_limits(tmp_path, lambda arguments: _run(_in_group(container, [*namespace, *_judge(arguments)]),
+                                                       _env()))
+        assert _processes(container) == []
+
+
+def test_sharing_a_group_with_a_named_group_to_use(tmp_path: Path) -> None:
+    with _group(_parent(), "session") as session, _group(_parent(), "named") as named:
+        shell = subprocess.Popen(_in_group(session, ["sleep", "600"]))
+        try:
+            variable = {"JUDGE_CGROUP": "/" + str(named.relative_to(CGROUP_ROOT))}
+            _check_limits(tmp_path, lambda arguments: _run(_in_group(session, _judge(arguments)), _env(**variable)))
+            assert _processes(session) == [f"{shell.pid} in {session.name}"]
+            assert _processes(named) == []
+        finally:
+            shell.kill()
+            shell.wait()
+
+
+def test_sharing_a_group_without_a_way_out_warns(tmp_path: Path) -> None:
+    """No systemd and no JUDGE_CGROUP: the run falls back to `proc`, and `judge doctor` says so with a fix."""
+    if Path("/run/systemd/system").is_dir():
+        pytest.skip("systemd runs here: the judge asks it for a scope of its own instead")
+    with _group(_parent(), "session") as session:
+        shell = subprocess.Popen(_in_group(session, ["sleep", "600"]))
+        try:
+            env = {key: value for key, value in _env().items() if key != "JUDGE_CGROUP"}
+            done = subprocess.run(_in_group(session, _judge(["doctor"])), capture_output=True, text=True, env=env,
+                                  cwd=ROOT, timeout=JUDGE_TIMEOUT_SECONDS, check=False)
+            assert done.returncode == 0, done.stderr
+            memory = done.stdout[done.stdout.index("memory"):done.stdout.index("containment")]
+            assert " warn " in memory and "EBUSY" in memory and "JUDGE_CGROUP" in memory, memory
+        finally:
+            shell.kill()
+            shell.wait()
+
+
+def test_a_subtree_without_the_cpu_controller(tmp_path: Path) -> None:
+    with _group(_parent(), "nocpu", "+memory +pids") as nocpu, _group(nocpu, "service") as service:
+        assert "cpu" not in (service / "cgroup.controllers").read_text().split()
+        _check_limits(tmp_path, lambda arguments: _run(_in_group(service, _judge(arguments)), _env()))
+        assert _processes(nocpu) == []
+
+
+def test_an_ordinary_user_in_a_delegated_group(tmp_path: Path) -> None:
+    user = nonroot.judge_user()
+    if isinstance(user, str):
+        pytest.skip(user)
+    with nonroot.owned_folder(user.uid) as home, nonroot.delegated(user.uid) as delegation:
+        def start(arguments: list[str]) -> dict[str, Any]:
+            nonroot.hand_over(home, user.uid)
+            return _run(user.judge(arguments, delegation.join), user.env(home, home), cwd=Path("/"))
+
+        _check_limits(home, start)
+        assert delegation.residue() == []
