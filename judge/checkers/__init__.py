@@ -5,7 +5,8 @@
     checker: checker.py                               # the problem folder's own checker (see custom.py)
 
 `open_checker` is how a submission gets its checker: a problem's checker.py runs in a box for as long as the
-`with` block, and is torn down after it.
+`with` block, and is torn down after it. A problem's checker.py and checker programs start through the session's
+`ProblemPrograms` (judge/programs/runs.py), so they get the sandbox and containment the command chose.
 
 A built-in is a class whose keyword-only `__init__` parameters are its options; their annotations say which
 types problem.yaml may give. A value of the right type that is still unusable is refused by the class with
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,8 +30,8 @@ from judge.checkers.package_default import PackageDefaultChecker
 from judge.checkers.program import ProgramChecker, program_limits
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
-from judge.problem_code import ProblemCodeBox
 from judge.problems.model import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, Problem
+from judge.programs.runs import ProblemPrograms
 
 __all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
 
@@ -48,10 +49,10 @@ _TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: 
 
 
 @contextmanager
-def open_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Iterator[Checker]:
+def open_checker(problem: Problem, programs: ProblemPrograms, scratch: Path) -> Iterator[Checker]:
     """The checker `problem.spec.checker` names, for the duration of the block; a confined checker.py is started
-    in `box` (its files under `scratch`) and killed at the end."""
-    checker = build_checker(problem, box, scratch)
+    through `programs` (its files under `scratch`) and killed at the end."""
+    checker = build_checker(problem, programs, scratch)
     try:
         yield checker
     finally:
@@ -59,7 +60,7 @@ def open_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Iterat
             checker.close()
 
 
-def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Checker:
+def build_checker(problem: Problem, programs: ProblemPrograms, scratch: Path) -> Checker:
     """The checker `problem.spec.checker` names, built with its options; SpecError if either is wrong. A
     CustomChecker must be closed: prefer `open_checker`."""
     spec_path = problem.root / SPEC_FILE
@@ -68,12 +69,18 @@ def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Check
         if options:
             key = next(iter(options))
             raise SpecError(f"{spec_path}: checker.{key}: unknown option for {name}; it takes no options")
-        return CustomChecker(path=problem.custom_checker_path, box=box, scratch=scratch)
+        return CustomChecker(path=problem.custom_checker_path, programs=programs, scratch=scratch)
     if name == PROGRAM_CHECKER:
         flags = tuple(str(options.get("flags", "")).split())
-        return ProgramChecker.build(path=problem.root / str(options["path"]), label=str(options["path"]),
-                                    protocol=str(options["protocol"]), flags=flags, sandbox=box.sandbox,
-                                    scratch=scratch, limits=program_limits(options))
+        return ProgramChecker.build(
+            path=problem.root / str(options["path"]),
+            label=str(options["path"]),
+            protocol=str(options["protocol"]),
+            flags=flags,
+            programs=programs,
+            scratch=scratch,
+            limits=program_limits(options, programs.limits),
+        )
     factory = BUILTIN_CHECKERS.get(name)
     if factory is None:
         choices = ", ".join([*BUILTIN_CHECKERS, CUSTOM_CHECKER_FILE, "{program: FILE}", "{testlib: FILE}"])
@@ -84,7 +91,7 @@ def build_checker(problem: Problem, box: ProblemCodeBox, scratch: Path) -> Check
         raise SpecError(f"{spec_path}: checker.{error}") from None
 
 
-def _typed_options(name: str, factory: CheckerFactory, options: dict[str, object]) -> dict[str, object]:
+def _typed_options(name: str, factory: CheckerFactory, options: Mapping[str, object]) -> dict[str, object]:
     """`options` checked against the factory's keyword-only parameters; ValueError('<key>: ...') if one is off."""
     if not options:  # the usual case: no signature to read (inspect parses a builtin's in about 5 ms)
         return {}
@@ -98,7 +105,7 @@ def _typed_options(name: str, factory: CheckerFactory, options: dict[str, object
         if key not in parameters:
             takes = f"it takes {', '.join(parameters)}" if parameters else "it takes no options"
             raise ValueError(f"{key}: unknown option for {name}; {takes}")
-        kind = typing.get_type_hints(factory.__init__).get(key, object)  # type: ignore[misc]
+        kind = typing.get_type_hints(factory.__init__).get(key, object)
         typed[key] = _coerce(key, value, kind)
     return typed
 
@@ -113,10 +120,10 @@ def _coerce(key: str, value: object, kind: object) -> object:
                 return float(value)
             except ValueError:
                 pass
-    elif kind is int and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    elif kind in (bool, str) and isinstance(value, kind):  # type: ignore[arg-type]
-        return value
-    elif kind is object:
+    elif (
+        (kind is int and isinstance(value, int) and not isinstance(value, bool))
+        or (kind in (bool, str) and isinstance(value, kind))
+        or kind is object
+    ):
         return value
     raise ValueError(f"{key}: must be {_TYPE_WORDS.get(kind, kind)}, got {value!r}")  # type: ignore[call-overload]

@@ -7,12 +7,13 @@ The file must define a function with the built-ins' contract:
     def check(*, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         return accepted() if output.split() == answer.split() else wrong("the board is not solved")
 
-It never runs in the judge's process: `CustomChecker` starts it once per submission in a box of its own
-(problem_code.py; host.py inside the box imports it and answers one request per test case), so a problem
-folder from a stranger cannot touch the machine. Each request gets the case's three files in a folder only the
-checker box sees. A file that cannot be imported is a SpecError before any submission runs; a crash, a hang,
-a bad return value or a limit hit while judging is the problem author's fault, not the student's: JudgeFailure
-(verdict JE) naming the file.
+It never runs in the judge's process: `CustomChecker` starts it once per submission as a warm process of
+`ProblemPrograms` (programs/runs.py: the command's sandbox and containment; host.py inside the box imports it
+and answers one request per test case), so a problem folder from a stranger cannot touch the machine. Its box
+holds a copy of checker.py, host.py and the two judge modules a checker imports (SHARED_MODULES); each request
+gets the case's three files in a folder only the checker box sees. A file that cannot be imported is a SpecError
+before any submission runs; a crash, a hang, a bad return value or a limit hit while judging is the problem
+author's fault, not the student's: JudgeFailure (verdict JE) naming the file.
 """
 
 from __future__ import annotations
@@ -21,38 +22,47 @@ import dataclasses
 import json
 import os
 import select
-import subprocess
+import shutil
 import time
 from pathlib import Path
 
 from judge.checkers.base import CheckResult
 from judge.errors import JudgeFailure, SpecError
-from judge.problem_code import JUDGE_PACKAGE, PROBLEM_CODE_LIMITS, ProblemCodeBox
-from judge.runner.containment.choice import choose_containment
-from judge.runner.containment.protocol import Run, kill_process_group
-from judge.runner.execute import run_limits
-from judge.runner.start import child_setup, start_process
+from judge.programs.runs import ProblemPrograms, WarmProcess
 from judge.verdicts import Verdict
 
 REPLY_BYTES = 64 * 1024
 # The checker process lives for a whole submission; its CPU over all cases is bounded by the rlimit backstop.
-LIFETIME_LIMITS = dataclasses.replace(PROBLEM_CODE_LIMITS, time_seconds=300)
+LIFETIME_SECONDS = 300
+JUDGE_PACKAGE = Path(__file__).resolve().parents[1]
+# The judge's modules a checker.py may import (`from judge.checkers.base import CheckResult, accepted, wrong`).
+SHARED_MODULES = ("checkers/base.py", "verdicts.py")
 
 
 class CustomChecker:
     """A problem's checker.py, running confined and warm for one submission. Use it as a context manager (or
     call `close`): the box is torn down at the end, so nothing of it outlives the submission."""
 
-    def __init__(self, *, path: Path, box: ProblemCodeBox, scratch: Path) -> None:
+    def __init__(self, *, path: Path, programs: ProblemPrograms, scratch: Path) -> None:
         self.path = path
-        self._box = box
-        self._folder = box.folder(scratch, path, "checker.py")
-        (self._folder / "host.py").write_bytes((JUDGE_PACKAGE / "checkers" / "host.py").read_bytes())
+        self._programs = programs
+        self._folder = programs.script_folder(scratch, path, "checker.py")
+        (self._folder / "judge" / "checkers").mkdir(parents=True, exist_ok=True)
+        for module in SHARED_MODULES:
+            shutil.copyfile(JUDGE_PACKAGE / module, self._folder / "judge" / module)
+        shutil.copyfile(JUDGE_PACKAGE / "checkers" / "host.py", self._folder / "host.py")
         self._case = self._folder / "case"
         self._case.mkdir()
-        self._stderr = scratch / "checker.err"
-        self._process: subprocess.Popen[bytes] | None = None
-        self._contained: Run | None = None
+        self._spec = programs.python_script(
+            self._folder,
+            "host.py",
+            "{program}",
+            "{program}/checker.py",
+            "{program}/case",
+            stdin=self._folder / "host.py",
+            name="checker",
+        )
+        self._process: WarmProcess | None = None
         reply = self._start()
         if "error" in reply:
             self.close()
@@ -86,32 +96,17 @@ class CustomChecker:
 
     def close(self) -> None:
         """Kill the checker box and everything in it."""
-        process, contained = self._process, self._contained
-        self._process = self._contained = None
-        if process is None or contained is None:
-            return
-        contained.kill()
-        kill_process_group(process.pid)
-        process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                stream.close()
-        contained.close()
+        process, self._process = self._process, None
+        if process is not None:
+            process.close()
 
     def _start(self) -> dict[str, object]:
-        limits = LIFETIME_LIMITS
-        argv, _ = self._box.command(self._folder, "host.py", "{program}", "{program}/checker.py", "{program}/case")
-        spec = self._box.run_spec(argv, self._folder, self._folder / "host.py", self._folder.parent)
-        self._contained = choose_containment().open(limits.memory_mib, limits.max_processes)
-        setup = child_setup(self._contained.contained, run_limits(limits, self._contained.contained.guards, True), spec.syscall_filter)
-        with open(self._stderr, "wb") as stderr:
-            self._process = start_process(spec.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                                          cwd=spec.cwd, env=spec.env, preexec_fn=setup)
-        self._contained.started(self._process.pid)
+        limits = dataclasses.replace(self._programs.limits, time_seconds=LIFETIME_SECONDS)
+        self._process = self._programs.start_warm(self._spec, limits)
         return self._reply()
 
     def _request(self) -> dict[str, object]:
-        assert self._process is not None and self._process.stdin is not None
+        assert self._process is not None
         try:
             self._process.stdin.write(b"check\n")
             self._process.stdin.flush()
@@ -121,17 +116,17 @@ class CustomChecker:
 
     def _reply(self) -> dict[str, object]:
         """One JSON line from the box within the wall limit, else the box is killed and the reason returned."""
-        assert self._process is not None and self._process.stdout is not None
-        assert self._contained is not None
-        cpu_before = self._contained.sample().cpu_seconds
-        deadline = time.monotonic() + PROBLEM_CODE_LIMITS.wall_seconds
+        assert self._process is not None
+        limits = self._programs.limits
+        cpu_before = self._process.cpu_seconds()
+        deadline = time.monotonic() + limits.wall_seconds
         line = b""
         descriptor = self._process.stdout.fileno()
         while not line.endswith(b"\n"):
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
                 self.close()
-                return {"error": f"no answer within {PROBLEM_CODE_LIMITS.wall_seconds:g} s"}
+                return {"error": f"no answer within {limits.wall_seconds:g} s"}
             chunk = os.read(descriptor, REPLY_BYTES)
             if not chunk:
                 return self._died()
@@ -139,9 +134,9 @@ class CustomChecker:
             if len(line) > REPLY_BYTES:
                 self.close()
                 return {"error": "answered more than 64 KiB"}
-        if self._contained.sample().cpu_seconds - cpu_before > PROBLEM_CODE_LIMITS.time_seconds:
+        if self._process.cpu_seconds() - cpu_before > limits.time_seconds:
             self.close()
-            return {"error": f"used more than {PROBLEM_CODE_LIMITS.time_seconds:g} s of CPU on one test"}
+            return {"error": f"used more than {limits.time_seconds:g} s of CPU on one test"}
         try:
             reply = json.loads(line)
         except ValueError:
@@ -153,5 +148,5 @@ class CustomChecker:
 
     def _died(self) -> dict[str, object]:
         self.close()
-        tail = self._stderr.read_bytes()[-500:].decode(errors="replace").strip().splitlines()
+        tail = self._spec.stderr_path.read_bytes()[-500:].decode(errors="replace").strip().splitlines()
         return {"error": f"stopped: {tail[-1] if tail else 'no message'}"}

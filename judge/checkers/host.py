@@ -17,7 +17,9 @@ import json
 import os
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def _register_judge_packages(parent: str) -> None:
@@ -27,7 +29,7 @@ def _register_judge_packages(parent: str) -> None:
         sys.modules[name] = package
 
 
-def _load_check(path: str):
+def _load_check(path: str) -> Callable[..., Any]:
     """checker.py's `check`, imported as a module of its own (dataclasses and pickling look modules up by name)."""
     module = types.ModuleType("problem_checker")
     module.__file__ = path
@@ -43,15 +45,18 @@ def _load_check(path: str):
     return check
 
 
-def _answer(check, case_dir: Path, result_type: type, verdicts: frozenset[str]) -> dict[str, str]:
+def _answer(
+    check: Callable[..., Any], case_dir: Path, result_type: type, verdicts: frozenset[str]
+) -> dict[str, object]:
     files = {name: (case_dir / name).read_bytes() for name in ("input", "output", "answer")}
     try:
         result = check(**files)
-    except Exception as error:  # reported to the judge, which makes it JE
+    except Exception as error:  # noqa: BLE001 -- the problem author's code: reported, the judge makes it JE
         return {"error": f"check() raised {type(error).__name__}: {error}"}
-    if not isinstance(result, result_type) or result.verdict.short not in verdicts:
+    verdict = getattr(getattr(result, "verdict", None), "short", None)
+    if not isinstance(result, result_type) or verdict not in verdicts:
         return {"error": f"check() must return a CheckResult with AC, WA or PE, got {result!r:.80}"}
-    return {"verdict": result.verdict.short, "message": str(result.message)}
+    return {"verdict": verdict, "message": str(getattr(result, "message", ""))}
 
 
 def main() -> None:
@@ -66,12 +71,13 @@ def main() -> None:
 
     _register_judge_packages(parent)
     try:
-        from judge.checkers.base import CheckResult
+        from judge.checkers.base import CheckResult  # noqa: PLC0415 -- importable only once registered above
+
         check = _load_check(checker_path)
     except TypeError as error:  # importable, but not a checker
         send({"error": str(error)})
         return
-    except (Exception, SystemExit) as error:
+    except (Exception, SystemExit) as error:  # noqa: BLE001 -- whatever checker.py does on import is reported
         send({"error": f"cannot import: {type(error).__name__}: {' '.join(str(error).split())}"})
         return
     send({"ready": True})

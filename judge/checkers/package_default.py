@@ -26,8 +26,14 @@ _WHITESPACE_RUNS = re.compile(rb"[ \t\n\r\x0b\x0c]+")
 class PackageDefaultChecker:
     """AC if the tokens match (up to case unless case_sensitive; numbers within a tolerance when one is set)."""
 
-    def __init__(self, *, case_sensitive: bool = False, space_change_sensitive: bool = False,
-                 absolute: float = UNSET, relative: float = UNSET) -> None:
+    def __init__(
+        self,
+        *,
+        case_sensitive: bool = False,
+        space_change_sensitive: bool = False,
+        absolute: float = UNSET,
+        relative: float = UNSET,
+    ) -> None:
         for name, value in (("absolute", absolute), ("relative", relative)):
             if not (math.isfinite(value) and (value >= 0 or value == UNSET)):
                 raise ValueError(f"{name}: must be a non-negative number, got {value!r}")
@@ -62,7 +68,8 @@ class PackageDefaultChecker:
                     return False
                 error = abs(have - want)
                 return (self.absolute != UNSET and error <= self.absolute) or (
-                    self.relative != UNSET and error <= self.relative * abs(want))
+                    self.relative != UNSET and error <= self.relative * abs(want)
+                )
         return not self.case_sensitive and got.lower() == expected.lower()
 
 

@@ -58,6 +58,7 @@ def read_score_file(path: Path, label: str) -> float | None:
     text = data.decode("utf-8", errors="replace").strip()
     score = parse_score(text) if len(data) <= SCORE_FILE_BYTES else None
     if score is None:
-        raise JudgeFailure(f"{label}: {path.name}: must hold one non-negative number, got {text[:40]!r} "
-                           f"(at most {MAX_SCORE:.0f})")
+        raise JudgeFailure(
+            f"{label}: {path.name}: must hold one non-negative number, got {text[:40]!r} (at most {MAX_SCORE:.0f})"
+        )
     return score

@@ -10,36 +10,29 @@ the test's score on a scored problem, in place of accept_score (checkers/points.
 1 WA, 2 PE, 3 the checker's own failure (JE), 7 partial points: testlib's `quitp` prints `points <value>
 <message>` on stderr; the test stays WA (partial is not AC, as in Polygon) and its score is the value, absolute as
 testlib means it, in place of reject_score; its stderr is the message. The source is compiled once per machine
-(build_program keeps it) with the files beside it (a `testlib.h`, a `validate.h`), and runs in the sandbox like a
-submission, under its own limits (PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that
-crashes, hangs or exits with another code is JE, never the student's verdict.
+(programs/build.py keeps it) with the files beside it (a `testlib.h`, a `validate.h`), and runs through
+`ProblemPrograms` (programs/runs.py) in the sandbox and containment the command chose, under its own limits
+(PROBLEM_CODE_LIMITS, or the package's validation limits). A checker that crashes, hangs or exits with another
+code is JE, never the student's verdict.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import shutil
-import tempfile
 from pathlib import Path
 
 from judge.checkers.base import CheckResult
 from judge.checkers.points import read_score_file, split_points
-from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.languages.detection import detect_language
-from judge.languages.toolchains import Toolchain, resolve_toolchain
-from judge.problem_code import PROBLEM_CODE_LIMITS
-from judge.program import Program
-from judge.runner import execute
+from judge.errors import JudgeFailure
+from judge.programs.program import Program
+from judge.programs.runs import ProblemPrograms
 from judge.runner.classify import classify
 from judge.runner.execute import RunSpec, RunStats
 from judge.runner.limits import Limits
-from judge.runner.sandbox import Sandbox
-from judge.tool_cache import cache_dir, content_key
 from judge.verdicts import Verdict
 
 PACKAGE, TESTLIB = "package", "testlib"
-PROTOCOLS = (PACKAGE, TESTLIB)
 MESSAGE_CHARS = 500
 FEEDBACK_FILES = ("teammessage.txt", "judgemessage.txt")
 SCORE_FILE = "score.txt"
@@ -48,85 +41,34 @@ TESTLIB_EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.WA}
 TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
 
 
-def program_limits(options: dict[str, float | int | str | bool]) -> Limits:
-    """The limits of one checker run: PROBLEM_CODE_LIMITS, or a package's `validation_time` (s) and
+def program_limits(options: dict[str, float | int | str | bool], base: Limits) -> Limits:
+    """The limits of one checker run: `base` (problem code's), or a package's `validation_time` (s) and
     `validation_memory` (MiB), carried in the checker's options as `time` and `memory`."""
-    time_seconds = float(options.get("time", PROBLEM_CODE_LIMITS.time_seconds))
-    return dataclasses.replace(PROBLEM_CODE_LIMITS, time_seconds=time_seconds, wall_seconds=2 * time_seconds + 1,
-                               memory_mib=int(options.get("memory", PROBLEM_CODE_LIMITS.memory_mib)))
-
-
-def build_program(path: Path, label: str, sandbox: Sandbox, scratch: Path, folder: Path) -> Program:
-    """The problem's program at `path` (a file, or a folder holding one source) compiled in `folder` with the
-    files beside it; JudgeFailure if it does not compile (the problem is broken, not a submission).
-
-    Compiled once per machine: the built folder is kept in the judge's cache under a hash of the sources, the
-    language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
-    source = main_source(path)
-    toolchain = resolve_toolchain(detect_language(source))
-    # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problems.files):
-    # its target is copied, as a header kept once in a package's include folder must be.
-    siblings = sorted(sibling for sibling in source.parent.iterdir() if sibling != source and sibling.is_file())
-    cached = cache_dir() / "programs" / _build_key(toolchain, source, siblings)
-    folder.mkdir()
-    for sibling in siblings:
-        shutil.copyfile(sibling, folder / sibling.name)
-    program = Program.write(toolchain, sandbox, scratch, folder, source.read_bytes(), source.name,
-                            boj_main=False)
-    if cached.is_dir():
-        shutil.copytree(cached, folder, dirs_exist_ok=True)
-        return program
-    compiled = program.compile()
-    if not compiled.ok:
-        first = compiled.message.strip().splitlines()[:1]
-        raise JudgeFailure(f"{label}: does not compile: {first[0] if first else 'no message'}")
-    _keep(folder, cached)
-    return program
-
-
-def _build_key(toolchain: Toolchain, source: Path, siblings: list[Path]) -> str:
-    """The cache's name for this build: the toolchain and every file's name and bytes."""
-    files = (part for file in (source, *siblings) for part in (file.name, file.read_bytes()))
-    return content_key(json.dumps([toolchain.language.key, toolchain.paths, toolchain.static_linking]), *files)
-
-
-def _keep(folder: Path, cached: Path) -> None:
-    """Store the built `folder` as `cached`, atomically (a concurrent worker may store the same build)."""
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=cached.parent))
-        shutil.copytree(folder, staging, dirs_exist_ok=True)
-        try:
-            staging.rename(cached)
-        except OSError:  # another worker stored it first
-            shutil.rmtree(staging, ignore_errors=True)
-    except OSError:
-        return  # no cache (a read-only home): the next submission compiles again
-
-
-def main_source(path: Path) -> Path:
-    """The source to compile: `path` itself, or the one file in the folder `path` whose language judge knows."""
-    if path.is_file():
-        return path
-    sources = []
-    for candidate in sorted(path.iterdir()):
-        try:
-            detect_language(candidate)
-        except SubmissionError:
-            continue
-        sources.append(candidate)
-    if len(sources) != 1:
-        found = ", ".join(source.name for source in sources) or "none"
-        raise SpecError(f"{path}: needs exactly one source file in a language judge runs (found {found})")
-    return sources[0]
+    time_seconds = float(options.get("time", base.time_seconds))
+    return dataclasses.replace(
+        base,
+        time_seconds=time_seconds,
+        wall_seconds=2 * time_seconds + 1,
+        memory_mib=int(options.get("memory", base.memory_mib)),
+    )
 
 
 class ProgramChecker:
     """A compiled checker program, ready for one submission's tests. Built with `build`; nothing to close (each
     test is one confined run that leaves nothing behind)."""
 
-    def __init__(self, *, program: Program, label: str, protocol: str, flags: tuple[str, ...], limits: Limits) -> None:
+    def __init__(
+        self,
+        *,
+        program: Program,
+        programs: ProblemPrograms,
+        label: str,
+        protocol: str,
+        flags: tuple[str, ...],
+        limits: Limits,
+    ) -> None:
         self._program = program
+        self._programs = programs
         self._label = label
         self._protocol = protocol
         self._flags = flags
@@ -135,11 +77,20 @@ class ProgramChecker:
         self._case.mkdir(exist_ok=True)
 
     @classmethod
-    def build(cls, *, path: Path, label: str, protocol: str, flags: tuple[str, ...], sandbox: Sandbox,
-              scratch: Path, limits: Limits = PROBLEM_CODE_LIMITS) -> ProgramChecker:
+    def build(
+        cls,
+        *,
+        path: Path,
+        label: str,
+        protocol: str,
+        flags: tuple[str, ...],
+        programs: ProblemPrograms,
+        scratch: Path,
+        limits: Limits,
+    ) -> ProgramChecker:
         """Compile the checker at `path` (a file, or a package's validator folder) with the files beside it."""
-        program = build_program(path, label, sandbox, scratch, scratch / "checker-program")
-        return cls(program=program, label=label, protocol=protocol, flags=flags, limits=limits)
+        program = programs.build(path, label, scratch, scratch / "checker-program")
+        return cls(program=program, programs=programs, label=label, protocol=protocol, flags=flags, limits=limits)
 
     @property
     def limits(self) -> Limits:
@@ -147,7 +98,12 @@ class ProgramChecker:
 
     def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult:
         spec = self.prepare(input=input, output=output, answer=answer)
-        return self.conclude(execute.run(spec, self._limits))
+        return self.conclude(self.run(spec, self._limits))
+
+    def run(self, spec: RunSpec, limits: Limits) -> RunStats:
+        """One run of `prepare`'s spec (or an interactive problem's version of it), as the command contains
+        problem programs."""
+        return self._programs.run(spec, limits)
 
     def prepare(self, *, input: bytes, output: bytes, answer: bytes) -> RunSpec:
         """The run of this checker on one test (its case folder written): the output arrives on stdin. An
@@ -195,8 +151,10 @@ class ProgramChecker:
             raise JudgeFailure(f"{self._label}: the checker failed: {message or 'no message'}")
         verdict = TESTLIB_EXITS.get(code if code is not None else -1)
         if verdict is None:
-            raise JudgeFailure(f"{self._label}: exited with {code}, which the testlib protocol does not define: "
-                               f"{message or 'no message'}")
+            raise JudgeFailure(
+                f"{self._label}: exited with {code}, which the testlib protocol does not define: "
+                f"{message or 'no message'}"
+            )
         if code == TESTLIB_POINTS:
             points, said = split_points(message, self._label)
             shown = f"partially correct ({points:g} points)"

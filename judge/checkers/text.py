@@ -104,9 +104,7 @@ def find_token_mismatch(
     index = common_prefix_length(got_tokens, expected_tokens)
     if same is not None:
         while (
-            index < len(got_tokens)
-            and index < len(expected_tokens)
-            and same(got_tokens[index], expected_tokens[index])
+            index < len(got_tokens) and index < len(expected_tokens) and same(got_tokens[index], expected_tokens[index])
         ):
             index += 1
     if index == len(got_tokens) and index == len(expected_tokens):
@@ -151,10 +149,7 @@ def describe(mismatch: TokenMismatch, why: Callable[[bytes, bytes], str] | None 
         if mismatch.output_is_blank:
             return f"no output; expected {_lines(mismatch.expected_line_count)} starting with {upcoming}"
         if mismatch.got_line_count < mismatch.expected_line_count:
-            return (
-                f"output ended early: expected {_lines(mismatch.expected_line_count)}, "
-                f"got {mismatch.got_line_count}"
-            )
+            return f"output ended early: expected {_lines(mismatch.expected_line_count)}, got {mismatch.got_line_count}"
         return f"line {mismatch.got_line}: output ended early; expected {upcoming} next"
     if expected is None:
         return f"extra output after the answer: line {mismatch.got_line}: {show(got)}"

@@ -22,6 +22,7 @@ DEFAULT_MAIN = "Main"
 SCHEMA_MODULE = Path(__file__).with_name("schema.py")
 """The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 
+
 @dataclass(frozen=True)
 class Allowance:
     """BOJ's extra budget for slower languages: limit × factor + extra."""
@@ -72,15 +73,24 @@ def languages_from_fields(table: Mapping[str, Mapping[str, Any]]) -> dict[str, L
 
 
 def _language(key: str, fields: Mapping[str, Any]) -> Language:
-    tools = {name: ToolSpec(tuple(tool["names"]), tool["package"], tuple(tool["resolve"]), tool["venv"],
-                            tool["static"])
-             for name, tool in fields["tools"].items()}
+    tools = {
+        name: ToolSpec(tuple(tool["names"]), tool["package"], tuple(tool["resolve"]), tool["venv"], tool["static"])
+        for name, tool in fields["tools"].items()
+    }
     return Language(
-        key=key, display=fields["display"], extensions=tuple(fields["extensions"]), source_name=fields["source_name"],
-        tools=tools, run=tuple(fields["run"]), compile=tuple(fields["compile"]) if fields["compile"] else None,
-        time=Allowance(**fields["time"]), memory=Allowance(**fields["memory"]),
-        memory_errors=tuple(fields["memory_errors"]), limit_address_space=fields["limit_address_space"],
-        max_processes=fields["max_processes"], main_class=fields["main_class"],
+        key=key,
+        display=fields["display"],
+        extensions=tuple(fields["extensions"]),
+        source_name=fields["source_name"],
+        tools=tools,
+        run=tuple(fields["run"]),
+        compile=tuple(fields["compile"]) if fields["compile"] else None,
+        time=Allowance(**fields["time"]),
+        memory=Allowance(**fields["memory"]),
+        memory_errors=tuple(fields["memory_errors"]),
+        limit_address_space=fields["limit_address_space"],
+        max_processes=fields["max_processes"],
+        main_class=fields["main_class"],
     )
 
 
@@ -108,8 +118,9 @@ def _packaged_table() -> dict[str, Language]:
     """The packaged languages.yaml, validated once per content and schema (`validated_once`)."""
     table = Path(__file__).with_name("languages.yaml")  # package data, installed beside this module
     text = table.read_text(encoding="utf-8")
-    return validated_once("languages", SCHEMA_MODULE, text, lambda: _validate_table(text, str(table)),
-                          languages_from_fields)
+    return validated_once(
+        "languages", SCHEMA_MODULE, text, lambda: _validate_table(text, str(table)), languages_from_fields
+    )
 
 
 def _validate_table(text: str, source: str) -> dict[str, Any]:

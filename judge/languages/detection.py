@@ -10,9 +10,11 @@ from judge.languages.catalog import DEFAULT_MAIN, LANGUAGES, Language
 
 _JAVA_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.DOTALL)
 _JAVA_CLASS = re.compile(rb"\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
-_JAVA_PUBLIC = re.compile(rb"\bpublic\s+(?:(?:final|abstract|static)\s+)*(?:class|interface|enum|record)\s+"
-                          rb"([A-Za-z_$][\w$]*)")
-_JAVA_MAIN = re.compile(rb"\bstatic\s+void\s+main\s*\(")
+_JAVA_PUBLIC = re.compile(
+    rb"\bpublic\s+(?:(?:final|abstract|static)\s+)*(?:class|interface|enum|record)\s+"
+    rb"([A-Za-z_$][\w$]*)"
+)
+JAVA_MAIN = re.compile(rb"\bstatic\s+void\s+main\s*\(")
 
 
 def main_name(language: Language, source: bytes, file_name: str, *, boj: bool) -> str:
@@ -34,7 +36,7 @@ def main_name(language: Language, source: bytes, file_name: str, *, boj: bool) -
         return public.group(1).decode("ascii")
     if stem in names:
         return stem
-    holder = _JAVA_MAIN.search(code)
+    holder = JAVA_MAIN.search(code)
     if holder is not None:
         before = [name for start, name in declared if start < holder.start()]
         if before:

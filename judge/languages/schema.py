@@ -53,8 +53,11 @@ class LanguageModel(_Strict):
 
     @model_validator(mode="after")
     def _placeholders_are_known(self) -> LanguageModel:
-        known = FIXED_PLACEHOLDERS | set(self.tools) | {f"{name}_venv" for name, tool in self.tools.items()
-                                                         if tool.venv is not None}
+        known = (
+            FIXED_PLACEHOLDERS
+            | set(self.tools)
+            | {f"{name}_venv" for name, tool in self.tools.items() if tool.venv is not None}
+        )
         for key, command in (("run", self.run), ("compile", self.compile or [])):
             for part in command:
                 try:
@@ -63,8 +66,10 @@ class LanguageModel(_Strict):
                     raise ValueError(f"{key}: {part[:40]!r} is not a command template ({error})") from None
                 unknown = sorted(set(names) - known)
                 if unknown:
-                    raise ValueError(f"{key}: {{{unknown[0]}}} is no placeholder here; use one of "
-                                     f"{', '.join('{' + name + '}' for name in sorted(known))}")
+                    raise ValueError(
+                        f"{key}: {{{unknown[0]}}} is no placeholder here; use one of "
+                        f"{', '.join('{' + name + '}' for name in sorted(known))}"
+                    )
         return self
 
 

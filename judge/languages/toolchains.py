@@ -47,16 +47,31 @@ class Toolchain:
 
     language: Language
     paths: dict[str, str]
-    view: ToolchainView = ToolchainView()
+    view: ToolchainView = field(default_factory=ToolchainView)
     venvs: dict[str, str] = field(default_factory=dict)
     static_linking: bool = True
 
-    def command(self, template: tuple[str, ...], *, program: str, source: str, source_label: str,
-                memory_mib: int, main: str = DEFAULT_MAIN) -> list[str]:
+    def command(
+        self,
+        template: tuple[str, ...],
+        *,
+        program: str,
+        source: str,
+        source_label: str,
+        memory_mib: int,
+        main: str = DEFAULT_MAIN,
+    ) -> list[str]:
         """`template` with its placeholders filled; `source_label` is the file name a student knows (for messages),
         `main` the class to run (main_class)."""
-        values = {**self.paths, **{f"{name}_venv": path for name, path in self.venvs.items()}, "program": program,
-                  "source": source, "source_label": source_label, "memory_mib": str(memory_mib), "main": main}
+        values = {
+            **self.paths,
+            **{f"{name}_venv": path for name, path in self.venvs.items()},
+            "program": program,
+            "source": source,
+            "source_label": source_label,
+            "memory_mib": str(memory_mib),
+            "main": main,
+        }
         return [part.format(**values) for part in template if self.static_linking or part != STATIC_FLAG]
 
 
@@ -65,7 +80,7 @@ def resolve_toolchain(language: Language) -> Toolchain:
     return _resolve_cached(language.key)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _resolve_cached(key: str) -> Toolchain:
     language = LANGUAGES[key]
     paths: dict[str, str] = {}
@@ -77,7 +92,8 @@ def _resolve_cached(key: str) -> Toolchain:
         found = next((shutil.which(candidate) for candidate in tool.names if shutil.which(candidate)), None)
         if found is None:
             raise ToolchainMissing(
-                f"{language.display}: '{tool.names[0]}' not found on PATH; install it (Debian: apt-get install {tool.package})"
+                f"{language.display}: '{tool.names[0]}' not found on PATH; "
+                f"install it (Debian: apt-get install {tool.package})"
             )
         paths[name] = _real_binary(found, tool)
         if tool.venv is not None:
@@ -89,8 +105,9 @@ def _resolve_cached(key: str) -> Toolchain:
             shown.add(str(Path(paths[name]).parent.parent))  # a toolchain's own prefix (a JDK under /opt)
         if tool.static is not None:
             static_linking = static_linking and _links_statically(paths[name], language.source_name)
-    view = ToolchainView(shown=tuple(Path(path) for path in _outermost(shown)),
-                         hidden=tuple(Path(path) for path in sorted(hidden)))
+    view = ToolchainView(
+        shown=tuple(Path(path) for path in _outermost(shown)), hidden=tuple(Path(path) for path in sorted(hidden))
+    )
     return Toolchain(language=language, paths=paths, view=view, venvs=venvs, static_linking=static_linking)
 
 
@@ -146,14 +163,17 @@ def _empty_venv(python: str, display: str, package: str) -> _Interpreter:
                 interpreter = _make_venv(python, venv, display, package)
                 write_record(record, asdict(interpreter))
     except OSError as error:
-        raise ToolchainMissing(f"{display}: cannot write the judge's cache {folder}: {error}; "
-                               "set XDG_CACHE_HOME to a writable folder") from None
+        raise ToolchainMissing(
+            f"{display}: cannot write the judge's cache {folder}: {error}; set XDG_CACHE_HOME to a writable folder"
+        ) from None
     return interpreter
 
 
 def _read_record(record: Path) -> _Interpreter | None:
     """The venv this record describes, or None if there is no record or its venv is gone."""
     fields = read_record(record)
+    if not isinstance(fields, dict):
+        return None
     try:
         interpreter = _Interpreter(fields["python"], tuple(fields["shown"]), tuple(fields["hidden"]))
     except (KeyError, TypeError):
@@ -164,8 +184,9 @@ def _read_record(record: Path) -> _Interpreter | None:
 def _make_venv(python: str, venv: Path, display: str, package: str) -> _Interpreter:
     shutil.rmtree(venv, ignore_errors=True)
     try:
-        made = subprocess.run([python, "-I", "-m", "venv", "--without-pip", str(venv)], capture_output=True,
-                              text=True, timeout=120)
+        made = subprocess.run(
+            [python, "-I", "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True, timeout=120
+        )
         probed = subprocess.run([python, "-I", "-S", "-c", LAYOUT_PROBE], capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired as error:
         raise ToolchainMissing(f"{display}: {python} did not answer in {error.timeout:.0f} s") from None
@@ -174,15 +195,24 @@ def _make_venv(python: str, venv: Path, display: str, package: str) -> _Interpre
     if made.returncode != 0 or probed.returncode != 0:
         failed = made if made.returncode != 0 else probed
         reason = (failed.stderr.strip().splitlines() or [f"exit code {failed.returncode}"])[-1]
-        raise ToolchainMissing(f"{display}: cannot make a virtual environment with {python}: {reason}; "
-                               f"install it (Debian: apt-get install {package})")
+        raise ToolchainMissing(
+            f"{display}: cannot make a virtual environment with {python}: {reason}; "
+            f"install it (Debian: apt-get install {package})"
+        )
     _readable_by_all(venv)
     layout = json.loads(probed.stdout)
     stdlib = [path for path in layout["stdlib"] if os.path.exists(path)]
     files = [python, *_shared_libraries(python), *stdlib]
     shown = _outermost({path for path in files if not _in_every_box(path)} | {str(venv)})
-    hidden = sorted({path for path in layout["site"] if os.path.isdir(path) and not _in_every_box(path)
-                     and any(path.startswith(folder + "/") for folder in shown)})
+    hidden = sorted(
+        {
+            path
+            for path in layout["site"]
+            if os.path.isdir(path)
+            and not _in_every_box(path)
+            and any(path.startswith(folder + "/") for folder in shown)
+        }
+    )
     return _Interpreter(str(venv / "bin" / "python"), tuple(shown), tuple(hidden))
 
 
@@ -226,8 +256,11 @@ def _links_statically(compiler: str, source_name: str) -> bool:
         source = Path(scratch) / source_name
         source.write_text(STATIC_PROBE, encoding="utf-8")
         try:
-            done = subprocess.run([compiler, STATIC_FLAG, "-o", str(Path(scratch) / "probe"), str(source)],
-                                  capture_output=True, timeout=120)
+            done = subprocess.run(
+                [compiler, STATIC_FLAG, "-o", str(Path(scratch) / "probe"), str(source)],
+                capture_output=True,
+                timeout=120,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return False
     if done.returncode != 0:

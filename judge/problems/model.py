@@ -97,7 +97,9 @@ class Problem:
     problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
     validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
     the groups that grade a scored problem (scoring.py); None for pass-fail. interactive: the checker (a
-    program) talks with the submission while it runs (judge/judging/interactive.py).
+    program) talks with the submission while it runs (judge/judging/interactive.py). unused_keys: keys of a
+    package's problem.yaml and group settings that the specification defines and judge does not use, each once
+    (`judge verify` lists them).
     """
 
     root: Path
@@ -113,6 +115,7 @@ class Problem:
     generated: tuple[tuple[str, bytes], ...] = ()
     boj_java_main: bool = True
     """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
+    unused_keys: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

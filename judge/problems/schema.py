@@ -102,7 +102,7 @@ class _SpecLoader(yaml.SafeLoader):
     """PyYAML's safe loader without aliases. An alias (`*name`) repeats a node, and aliases of aliases grow
     exponentially ("billion laughs"); a problem.yaml never needs one, so the first is an error at its line."""
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed; write the value out",
                                               self.peek_event().start_mark)

@@ -9,7 +9,14 @@ At most MAX_BLANKS cells are blanked, so that every board passes validator.py (i
 tree stays within its call limit: at 45 random blanks the worst of 60 boards needed 5,820 calls of the 500,000
 allowed; at 55 blanks a third of them are rejected). Runs inside the judge's process (it is the teacher's code,
 like generator.py).
+
+A failing bundled test is simplified by giving blanks back: each blank gets the digit of a correct answer, so the
+board stays a valid puzzle with fewer blanks (simplify). Candidates come biggest step first, as in delta
+debugging: give back either half of the blanks, then each quarter, ..., then each blank alone; the judge keeps
+the first that fails the same way and starts again from it.
 """
+
+from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
@@ -55,7 +62,26 @@ def inputs() -> st.SearchStrategy[str]:
     return boards().map(render)
 
 
+def magnitude(text: str) -> int:
+    """How big an input is, as a number: its blanks."""
+    return text.split().count("0")
+
+
 def size(text: str) -> str:
     """How big an input is, as the report says it."""
-    blanks = text.split().count("0")
+    blanks = magnitude(text)
     return f"{blanks} blank" if blanks == 1 else f"{blanks} blanks"
+
+
+def simplify(text: str, answer: str) -> Iterator[str]:
+    """Boards with fewer blanks, each blank given back from `answer` (a correct completion of `text`)."""
+    grid, solved = [int(token) for token in text.split()], [int(token) for token in answer.split()]
+    if len(grid) != 81 or len(solved) != 81:
+        return
+    blanks = [cell for cell in range(81) if grid[cell] == 0]
+    grain = max(1, len(blanks) // 2)
+    while blanks and grain >= 1:
+        for start in range(0, len(blanks), grain):
+            given_back = set(blanks[start:start + grain])
+            yield render([solved[cell] if cell in given_back else digit for cell, digit in enumerate(grid)])
+        grain //= 2

@@ -56,7 +56,8 @@ def test_output_limit_passes_through() -> None:
 
 
 @pytest.mark.parametrize(("name", "key"), [("a.py", "python3"), ("Main.java", "java"), ("x.c", "c"),
-                                           ("x.cpp", "cpp"), ("x.cc", "cpp"), ("X.CPP", "cpp")])
+                                           ("x.cpp", "cpp"), ("x.cc", "cpp"), ("X.CPP", "cpp"),
+                                           ("a.py3", "python3"), ("run.sh", "bash"), ("run.bash", "bash")])
 def test_detection_by_extension(name: str, key: str) -> None:
     assert detect_language(Path(name)).key == key
 

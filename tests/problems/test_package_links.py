@@ -18,7 +18,7 @@ import pytest
 
 from judge.batch.packing import ProblemPack
 from judge.errors import SpecError
-from judge.problem_code import ProblemCodeBox
+from judge.programs.runs import ProblemPrograms
 from judge.problems.load import load_problem_folder
 
 SECRET = "SECRETWORD root:$6$salt$hash\n"
@@ -151,15 +151,15 @@ def test_problem_code_is_copied_into_its_box_only_from_inside_the_folder(tmp_pat
     read the copy: a link leading out must not be followed there either (checked again, whatever loading saw)."""
     root = _package(tmp_path)
     _link(root / name, tmp_path / "secret")
-    box = ProblemCodeBox(sandbox=None, python=None)  # type: ignore[arg-type]  # folder() uses neither
+    programs = ProblemPrograms(None, None, None)  # type: ignore[arg-type]  # script_folder() uses none of them
     scratch = tmp_path / "scratch"
     with pytest.raises(SpecError, match="a symbolic link leads out of the problem folder"):
-        box.folder(scratch, root / name, name)
+        programs.script_folder(scratch, root / name, name)
     assert not (scratch / f"problem-code-{Path(name).stem}" / name).exists()
     (root / "src").mkdir()
     (root / "src" / name).write_text("print(1)\n")
     _link(root / name, f"src/{name}")
-    assert (box.folder(scratch, root / name, name) / name).read_text() == "print(1)\n"
+    assert (programs.script_folder(scratch, root / name, name) / name).read_text() == "print(1)\n"
 
 
 def test_a_package_with_links_inside_packs_as_copies_and_a_link_swapped_in_later_is_refused(tmp_path: Path) -> None:

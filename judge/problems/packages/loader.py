@@ -55,11 +55,12 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     return Problem(
         root=root, spec=problem_spec, tests=tuple(test.case for test in data.tests),
         scoring=data.groups if "scoring" in spec.types else None, interactive="interactive" in spec.types,
-        references=package_references(root, source_limit * 1024),
+        references=package_references(root, source_limit * 1024, legacy=spec.legacy),
         extra_files=(*data.settings_files, *([timelimit_file] if timelimit_file else []),
                      *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
         time_rule=time_rule(spec), time_limit_pending=seconds is None, input_validators=_input_validators(root),
         boj_java_main=False,
+        unused_keys=(*(f"{key} ({SPEC_FILE})" for key in spec.unused_keys), *data.unused_keys),
     )
 
 

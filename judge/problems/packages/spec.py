@@ -2,7 +2,9 @@
 2023-07-draft, 2025-09), nothing else, so a typo is one line naming the file and the key.
 
 Keys that only describe the problem (authors, license, statement languages) are accepted and not used. Keys
-that change judging and that judge does not implement yet are refused by the loader with what to do instead.
+that would change judging and that judge does not use (`UNUSED_JUDGING_KEYS`) are accepted and listed by
+`judge verify`, so that an author knows what judge did not do; problem types judge cannot judge at all are
+refused by the loader with what to do instead.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from judge.problems.packages.validator_flags import split_flags
 
-LEGACY = "legacy"
 Version = Literal["legacy", "legacy-icpc", "2023-07-draft", "2023-07", "2025-09-draft", "2025-09"]
+LEGACY: Version = "legacy"
 
 
 class _Strict(BaseModel):
@@ -80,6 +82,12 @@ class PackageSpec(_Strict):
         return value
 
     @property
+    def unused_keys(self) -> tuple[str, ...]:
+        """The keys of `UNUSED_JUDGING_KEYS` this problem.yaml gives (`limits.` ones with their prefix)."""
+        given = {*self.model_fields_set, *(f"limits.{key}" for key in self.limits.model_fields_set)}
+        return tuple(key for key in UNUSED_JUDGING_KEYS if key in given)
+
+    @property
     def legacy(self) -> bool:
         return self.problem_format_version.startswith(LEGACY)
 
@@ -103,3 +111,7 @@ class PackageSpec(_Strict):
 LEGACY_ONLY = ("validation", "validator_flags", "grading")
 LEGACY_LIMITS = ("time_multiplier", "time_safety_margin")
 NEW_LIMITS = ("time_multipliers", "time_limit")
+UNUSED_JUDGING_KEYS = ("languages", "allow_file_writing", "constants", "grading", "scoring",
+                       "limits.compilation_time", "limits.compilation_memory", "limits.validation_output",
+                       "limits.validation_passes")
+"""Keys that would change how a package is judged and that judge does not use: accepted, listed by verify."""

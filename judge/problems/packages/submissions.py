@@ -1,6 +1,7 @@
 """A package's reference submissions: every file in `submissions/<folder>/`, expected to get what its folder
-means in the specification, unless an `@EXPECTED_RESULTS@:` line in the file says otherwise (DOMjudge's marker,
-which packages use: `@EXPECTED_RESULTS@: WRONG_ANSWER, TIME_LIMIT_EXCEEDED`).
+means in the specification and what `submissions/submissions.yaml` adds (submissions_yaml.py), unless an
+`@EXPECTED_RESULTS@:` line in the file says otherwise (DOMjudge's marker, which packages use:
+`@EXPECTED_RESULTS@: WRONG_ANSWER, TIME_LIMIT_EXCEEDED`).
 
 The package's verdicts are coarser than ours: its WA covers our PE, and its RTE covers running out of memory
 or output (our MLE and OLE), as problemtools judges them.
@@ -10,35 +11,25 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from judge.errors import SpecError, SubmissionError
-from judge.intake import Refused, read_source
+from judge.intake import Refused
 from judge.languages.detection import detect_language
+from judge.languages.sources import SourceFiles
 from judge.problems.expectations import Expectation, Reference
 from judge.problems.files import resolve_inside
 from judge.problems.model import natural_key
+from judge.problems.packages.submissions_yaml import VERDICTS, SubmissionsConfig
 from judge.verdicts import Verdict
 
 SUBMISSIONS_FOLDER = "submissions"
 MARKER = re.compile(rb"@EXPECTED_RESULTS@:?\s*([A-Za-z_,\- \t]+)")
 MARKER_SCAN_BYTES = 64 * 1024
 
-AC = frozenset({Verdict.AC})
-WA = frozenset({Verdict.WA, Verdict.PE})
-TLE = frozenset({Verdict.TLE})
-RTE = frozenset({Verdict.RE, Verdict.MLE, Verdict.OLE})
-
-FOLDERS: dict[str, Expectation] = {
-    "accepted": Expectation("AC", AC),
-    "partially_accepted": Expectation("PAC", AC, partial=True),
-    "wrong_answer": Expectation("WA", WA),
-    "time_limit_exceeded": Expectation("TLE", TLE),
-    "run_time_error": Expectation("RTE", RTE),
-    "rejected": Expectation("rejected", WA | TLE | RTE),
-    "brute_force": Expectation("brute_force", TLE | RTE),
-}
-"""The specification's folders (partially_accepted: legacy, for scored problems: AC with less than full score)."""
+AC, WA, TLE, RTE = (VERDICTS[name] for name in ("AC", "WA", "TLE", "RTE"))
+PARTIALLY_ACCEPTED = "partially_accepted"
+"""Legacy, for scored problems: AC with less than the full score (2025-09 says it with `score` instead)."""
 UNDEFINED = Expectation("?", frozenset())
 
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {
@@ -51,26 +42,33 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
 PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
 
 
-def package_references(root: Path, source_limit_bytes: int) -> tuple[Reference, ...]:
-    """Every submission under root/submissions/, in folder then natural order. Files in a folder the
-    specification does not define (`slow_accepted/`, or one a submissions.yaml would define) are listed as
-    skipped, as problemtools passes over them."""
+def package_references(root: Path, source_limit_bytes: int, *, legacy: bool) -> tuple[Reference, ...]:
+    """Every submission under root/submissions/, in folder then natural order. Files in a folder that neither
+    the specification nor submissions.yaml gives requirements for (`slow_accepted/`) are listed as skipped, as
+    problemtools passes over them."""
     folder_root = root / SUBMISSIONS_FOLDER
     if not os.path.lexists(folder_root):
         return ()
     resolve_inside(folder_root, root, folder=True)
+    config = SubmissionsConfig.read(root, folder_root, legacy=legacy)
     found: list[Reference] = []
     for folder in sorted(folder_root.iterdir(), key=lambda path: natural_key(path.name)):
         if folder.name.startswith(".") or not folder.is_dir():
             continue
         resolve_inside(folder, root, folder=True)
-        expectation = FOLDERS.get(folder.name)
         for path in sorted(folder.iterdir(), key=lambda path: natural_key(path.name)):
             if path.name.startswith("."):
                 continue
+            expectation: Expectation | None
+            if folder.name == PARTIALLY_ACCEPTED:
+                expectation, skipped = Expectation("PAC", AC, partial=True), ""
+            else:
+                expectation, skipped = config.expectation(PurePosixPath(folder.name, path.name))
             if expectation is None:
-                skipped = f"{folder.name}/ is not a folder the specification defines"
+                skipped = f"{folder.name}/ is not a folder the specification defines, and submissions.yaml names none"
                 found.append(Reference(path, UNDEFINED, skipped=skipped))
+            elif skipped:
+                found.append(Reference(path, expectation, skipped=skipped))
             else:
                 found.append(_reference(root, path, expectation, source_limit_bytes))
     return tuple(found)
@@ -81,18 +79,21 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int) -> 
     which judging reads without following links)."""
     if os.path.isdir(path):
         resolve_inside(path, root, folder=True)
-        return Reference(path, expectation, skipped="a submission of several files (a folder) is not supported")
-    if os.path.islink(path):
+    elif os.path.islink(path):
         path = resolve_inside(path, root)
     try:
-        head = read_source(path, limit)
+        files = SourceFiles.read(path, limit)
     except Refused as refused:
         return Reference(path, expectation, skipped=refused.reason)
+    except SubmissionError as error:  # a folder without one main source
+        return Reference(path, expectation, skipped=str(error).removeprefix(f"{path}: "))
+    head = files.text
     try:
-        detect_language(path)
+        detect_language(files.main)
     except SubmissionError:
-        return Reference(path, expectation, skipped=f"no language judges {path.suffix or 'extensionless'} files here")
-    if path.suffix == ".py" and PYTHON2_SHEBANG.match(head):
+        suffix = files.main.suffix or "extensionless"
+        return Reference(path, expectation, skipped=f"no language judges {suffix} files here")
+    if files.main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
         return Reference(path, expectation, skipped="Python 2 (its #! line says so); judge runs Python 3 only")
     return Reference(path, expected_results(path, head) or expectation)
 

@@ -25,12 +25,16 @@ from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGrou
 from judge.schema_errors import first_error
 
 GROUPS = ("sample", "secret")
+USED_GROUP_KEYS = frozenset({"on_reject", "grader_flags", "output_validator_flags", "output_validator_args",
+                             "accept_score", "reject_score", "scoring", "max_score", "score_aggregation"})
+"""The settings judge acts on; every other key GroupSettings accepts is one judge does not use (yet)."""
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
 
 
 class GroupSettings(BaseModel):
-    """The keys of testdata.yaml / test_group.yaml. Only the output validator's flags are used so far; the rest
-    are accepted as the specification defines them, so that a typo is still caught."""
+    """The keys of testdata.yaml / test_group.yaml that any version of the specification defines (legacy, the
+    2023-07 drafts, 2025-09); a key no version defines is a typo, and an error. The keys judge does not use
+    (`UNUSED_GROUP_KEYS`) are accepted, and `judge verify` lists them once per package."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -51,6 +55,11 @@ class GroupSettings(BaseModel):
     static_validation: Any = None
     full_feedback: bool | None = None
     max_validator_args: Any = None
+    args: list[str] | None = None
+    static_validation_score: int | str | None = None
+    static_validator_args: str | list[str] | None = None
+    input_visualizer_args: str | list[str] | None = None
+    output_visualizer_args: str | list[str] | None = None
 
     @field_validator("output_validator_flags", "output_validator_args")
     @classmethod
@@ -101,6 +110,8 @@ class TestData:
     tests: tuple[PackageTest, ...]
     groups: ScoreGroup
     settings_files: tuple[Path, ...]
+    unused_keys: tuple[str, ...] = ()
+    """Keys the specification defines that judge does not use, each once, as `key (first file that gives it)`."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,7 @@ class _Inherited:
 def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
     """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default)."""
     data = root / DATA_FOLDER
-    read: list[Path] = []
+    read: list[tuple[Path, GroupSettings]] = []
     tests: list[PackageTest] = []
     top = _settings(root, data, read)
     inherited = _inherit(_Inherited(flags, 1.0, 0.0, False), top)
@@ -133,7 +144,17 @@ def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
                 items.append(walk.group(folder, inherited, above))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
-    return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(read))
+    return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(path for path, _ in read),
+                    _unused_keys(root, read))
+
+
+def _unused_keys(root: Path, read: list[tuple[Path, GroupSettings]]) -> tuple[str, ...]:
+    """Each key of the settings files `read` that judge does not use, once, with the first file giving it."""
+    first: dict[str, Path] = {}
+    for path, settings in read:
+        for key in sorted(settings.model_fields_set - USED_GROUP_KEYS):
+            first.setdefault(key, path)
+    return tuple(f"{key} ({first[key].relative_to(root).as_posix()})" for key in first)
 
 
 @dataclass(frozen=True)
@@ -143,7 +164,7 @@ class _Walk:
     root: Path
     data: Path
     tests: list[PackageTest]
-    read: list[Path]
+    read: list[tuple[Path, GroupSettings]]
 
     def group(self, folder: Path, parent: _Inherited, above: frozenset[Path]) -> ScoreGroup:
         """The group `folder` and everything below it. A folder may be a link to another inside the package
@@ -205,11 +226,12 @@ def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited
                                 accept_if_any="accept_if_any_accepted" in words, ignore_sample="ignore_sample" in words)
     scoring = dict(settings.scoring or {})
     score = scoring.get("score", settings.max_score)
-    aggregation = scoring.get("aggregation", settings.score_aggregation)
-    if aggregation is not None:
-        if aggregation not in ("sum", "min", "pass-fail"):
-            raise SpecError(f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, got {aggregation!r}")
-        group = dataclasses.replace(group, aggregation="min" if aggregation == "min" else "sum")
+    score_aggregation = scoring.get("aggregation", settings.score_aggregation)
+    if score_aggregation is not None:
+        if score_aggregation not in ("sum", "min", "pass-fail"):
+            raise SpecError(f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, "
+                            f"got {score_aggregation!r}")
+        group = dataclasses.replace(group, aggregation="min" if score_aggregation == "min" else "sum")
     if isinstance(score, int | float) and not isinstance(score, bool):
         own = sum(isinstance(item, str) for item in items) or 1
         per_test = float(score) if group.aggregation == "min" else float(score) / own
@@ -217,7 +239,7 @@ def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited
     return group
 
 
-def _settings(root: Path, folder: Path, read: list[Path]) -> GroupSettings | None:
+def _settings(root: Path, folder: Path, read: list[tuple[Path, GroupSettings]]) -> GroupSettings | None:
     for name in SETTINGS_FILES:
         path = folder / name
         if os.path.lexists(path):
@@ -226,6 +248,6 @@ def _settings(root: Path, folder: Path, read: list[Path]) -> GroupSettings | Non
                 settings = GroupSettings.model_validate(raw)
             except ValidationError as error:
                 raise SpecError(f"{path}: {first_error(error)}") from None
-            read.append(path)
+            read.append((path, settings))
             return settings
     return None

@@ -2,8 +2,8 @@
 
 Its source sits in a program folder under a scratch folder; `compile` builds it once in a writable box (the
 compile limits), and `command`/`run_spec` start it confined, with paths as the sandbox shows them. Judging a
-submission (judging/submission.py) and running a problem's compiled validator (checkers/program.py) both go through
-here.
+submission (judging/session.py) and building a problem's own program (programs/build.py) both go through here;
+the containment of every compile is the one the command chose, passed in.
 """
 
 from __future__ import annotations
@@ -47,32 +47,58 @@ class Program:
     main: str
 
     @classmethod
-    def write(cls, toolchain: Toolchain, sandbox: Sandbox, scratch: Path, folder: Path, source: bytes,
-              source_label: str, *, boj_main: bool) -> Program:
+    def write(
+        cls,
+        toolchain: Toolchain,
+        sandbox: Sandbox,
+        scratch: Path,
+        folder: Path,
+        source: bytes,
+        source_label: str,
+        *,
+        boj_main: bool,
+        main: str | None = None,
+        beside: tuple[tuple[str, bytes, bool], ...] = (),
+    ) -> Program:
         """Write `source` (without a byte order mark) into the new program folder `folder` under `scratch`;
-        `boj_main`: a Java class is always Main, as BOJ runs it (languages/detection.main_name)."""
+        `boj_main`: a Java class is always Main, as BOJ runs it (languages/detection.main_name); `main`: the name
+        when the caller knows it (a package's `build` or `run` script keeps its own); `beside`: the other files
+        of a submission folder (languages/sources.py: SourceFiles), as (name, bytes, executable)."""
         language = toolchain.language
         text = program_text(source)
-        main = main_name(language, text, source_label, boj=boj_main)
+        main = main or main_name(language, text, source_label, boj=boj_main)
         folder.mkdir(parents=True, exist_ok=True)
+        for name, content, executable in beside:
+            (folder / name).write_bytes(content)
+            if executable:
+                (folder / name).chmod(0o755)
         (folder / language.source_file(main)).write_bytes(text)
-        return cls(toolchain, sandbox, Mounts(program_dir=folder, toolchain=toolchain.view), scratch, source_label,
-                   main)
+        return cls(
+            toolchain, sandbox, Mounts(program_dir=folder, toolchain=toolchain.view), scratch, source_label, main
+        )
 
-    def command(self, template: tuple[str, ...], memory_mib: int, mounts: Mounts | None = None,
-                in_box: bool = False) -> list[str]:
+    def command(
+        self, template: tuple[str, ...], memory_mib: int, mounts: Mounts | None = None, in_box: bool = False
+    ) -> list[str]:
         """A language's compile or run command, with paths as the sandbox shows them, wrapped by the sandbox
         (bare when `in_box`: a launcher inside a warm box starts it)."""
         mounts = mounts or self.mounts
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
-        argv = self.toolchain.command(template, program=program, source=source, source_label=self.source_label,
-                                      memory_mib=memory_mib, main=self.main)
+        argv = self.toolchain.command(
+            template,
+            program=program,
+            source=source,
+            source_label=self.source_label,
+            memory_mib=memory_mib,
+            main=self.main,
+        )
         return argv if in_box else self.sandbox.wrap(argv, mounts)
 
-    def run_spec(self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None,
-                 in_box: bool = False) -> RunSpec:
+    def run_spec(
+        self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None, in_box: bool = False
+    ) -> RunSpec:
         """The run of `argv` with its files; `in_box`: in the working folder and environment of a warm box."""
         mounts = mounts or self.mounts
         return RunSpec(
@@ -87,9 +113,9 @@ class Program:
             syscall_filter=self.sandbox.syscall_filter,
         )
 
-    def compile(self, containment: Containment | None = None) -> Compiled:
-        """Compile once in a writable box (under `containment`, default the best here). Warnings are kept;
-        they never make a CE."""
+    def compile(self, containment: Containment) -> Compiled:
+        """Compile once in a writable box, under the session's `containment`. Warnings are kept; they never
+        make a CE."""
         language = self.toolchain.language
         if language.compile is None:
             return Compiled(ok=True)

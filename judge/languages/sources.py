@@ -1,0 +1,69 @@
+"""A submission's files as judge reads them: one source file, or a folder of several (as problem packages give
+them: a Java program with helper classes, a C program with a header, a shell script with a binary beside it),
+with the main source that decides the language and is compiled and run."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.errors import SubmissionError
+from judge.intake import read_source
+from judge.languages.catalog import Language
+from judge.languages.detection import JAVA_MAIN, detect_language
+
+
+@dataclass(frozen=True)
+class SourceFiles:
+    """A submission as judge reads it: its main source, and for a submission of several files (a folder, as
+    problem packages give them: a Java program with helper classes, a C program with a header, a shell script
+    with a binary beside it) the other files, which are written beside the main source, executable if they were."""
+
+    main: Path
+    text: bytes
+    beside: tuple[tuple[str, bytes, bool], ...] = ()
+
+    @classmethod
+    def read(cls, source: Path, limit_bytes: int | None, language: str | None = None) -> SourceFiles:
+        """The file `source`, or the folder `source` with its main source found (`main_file`); every file is read
+        as a source is (a regular file, never through a link) and `limit_bytes` caps them together."""
+        if not source.is_dir() or source.is_symlink():
+            return cls(source, read_source(source, limit_bytes))
+        files = sorted(entry for entry in source.iterdir() if not entry.name.startswith("."))
+        if any(entry.is_dir() and not entry.is_symlink() for entry in files):
+            raise SubmissionError(f"{source}: a submission folder holds files only; move the folders out")
+        contents = {entry: read_source(entry, limit_bytes, inside=source) for entry in files}
+        if limit_bytes is not None and sum(map(len, contents.values())) > limit_bytes:
+            raise SubmissionError(
+                f"{source}: its files together are larger than the {limit_bytes // 1024} KiB source limit"
+            )
+        main = main_file(source, contents, language)
+        beside = tuple(
+            (entry.name, text, bool(os.stat(entry, follow_symlinks=False).st_mode & stat.S_IXUSR))
+            for entry, text in contents.items()
+            if entry != main
+        )
+        return cls(main, contents[main], beside)
+
+
+def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -> Path:
+    """The file of a submission folder that judge compiles and runs: the only file in a language judge knows
+    (headers, data and binaries have none), else, for Java, the one class declaring `static void main`."""
+    known: dict[Path, Language] = {}
+    for path in contents:
+        try:
+            known[path] = detect_language(path, language if path.suffix else None)
+        except SubmissionError:
+            continue
+    if len(known) == 1:
+        return next(iter(known))
+    if known and all(found.main_class for found in known.values()):
+        holders = [path for path in known if JAVA_MAIN.search(contents[path])]
+        if len(holders) == 1:
+            return holders[0]
+    names = ", ".join(path.name for path in known) or "none"
+    raise SubmissionError(
+        f"{folder}: judge runs a folder with one main source (or Java classes, one holding main); found {names}"
+    )

@@ -1,0 +1,5 @@
+read n
+read -a xs
+s=0
+for x in "${xs[@]}"; do s=$((s + x)); done
+echo "$s"

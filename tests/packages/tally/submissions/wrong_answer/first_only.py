@@ -1,0 +1,4 @@
+import sys
+
+numbers = sys.stdin.read().split()
+print(numbers[1])

@@ -1,0 +1,188 @@
+"""Features of problem packages from the field (issue 25), on tests/packages/tally, a 2025-09 package written for
+these tests: group settings judge does not use, .py3 and shell submissions, submissions.yaml and mixed/, programs
+given as folders with build and run scripts, submissions of several files."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+from judge.errors import SpecError
+from judge.problems.load import load_problem_folder
+from judge.problems.packages.submissions_yaml import SubmissionsConfig
+from judge.verdicts import Verdict
+
+TALLY = Path(__file__).parent.parent / "packages" / "tally"
+
+
+def judge(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def tally(tmp_path: Path) -> Path:
+    """A copy of the tally package, to change."""
+    copy = tmp_path / "tally"
+    shutil.copytree(TALLY, copy)
+    return copy
+
+
+def test_keys_the_specification_defines_are_accepted_and_each_listed_once() -> None:
+    problem = load_problem_folder(TALLY)
+    assert problem.unused_keys == (
+        "constants (problem.yaml)", "full_feedback (data/secret/test_group.yaml)",
+        "output_visualizer_args (data/secret/test_group.yaml)",
+        "input_visualizer_args (data/secret/large/test_group.yaml)")
+
+
+def test_a_key_no_version_defines_is_still_an_error(tally: Path) -> None:
+    (tally / "data" / "secret" / "large" / "test_group.yaml").write_text("output_visualiser_args: [--wide]\n")
+    with pytest.raises(SpecError, match=r"test_group\.yaml.*output_visualiser_args"):
+        load_problem_folder(tally)
+
+
+def test_verify_lists_the_unused_keys_once_as_a_note() -> None:
+    done = judge("verify", str(TALLY))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("output_visualizer_args") == 1
+    assert "note tally: unused keys" in " ".join(done.stdout.split())
+
+
+def test_py3_and_shell_submissions_are_judged_not_skipped() -> None:
+    references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
+    for name in ("tally.sh", "tally_again.py3", "first_two.bash"):
+        assert not references[name].skipped, references[name].skipped
+    done = judge("verify", str(TALLY))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {line.split()[0].split("/")[-1]: line.split()[1:] for line in done.stdout.splitlines() if "│" in line}
+    assert rows["tally.sh"][:4] == ["│", "Bash", "│", "AC"], rows
+    assert rows["tally_again.py3"][:5] == ["│", "Python", "3", "│", "AC"], rows
+    assert rows["first_two.bash"][:4] == ["│", "Bash", "│", "WA"], rows
+
+
+def test_a_shell_script_that_does_not_parse_is_a_compile_error(tmp_path: Path) -> None:
+    script = tmp_path / "broken.sh"
+    script.write_text("read n\nif [ $n -gt 0 ]; then\necho $n\n")
+    done = judge("run", str(TALLY), str(script))
+    assert "result: CE" in done.stdout, done.stdout + done.stderr
+    assert "syntax error" in done.stdout + done.stderr
+
+
+def test_submissions_yaml_gives_the_mixed_folder_its_expectations() -> None:
+    references = {f"{ref.path.parent.name}/{ref.path.name}": ref for ref in load_problem_folder(TALLY).references or ()}
+    crash = references["mixed/crash_when_long.py"]
+    assert not crash.skipped and crash.expectation.verdicts == {Verdict.RE, Verdict.MLE, Verdict.OLE}
+    for name in ("mixed/wrong_when_negative.py", "mixed/wrong_when_negative.sh"):  # one pattern, braces expanded
+        assert references[name].expectation.verdicts == {Verdict.WA, Verdict.PE}
+    assert "submissions.yaml" not in " ".join(references)
+
+
+@pytest.mark.parametrize(("yaml", "expected"), [
+    ("wrong_answer:\n  permitted: [AC, WA, RTE]\n", {Verdict.WA, Verdict.PE}),  # the default's `required` stays
+    ("wrong_answer:\n  required: [TLE]\n  permitted: [AC, TLE]\n", {Verdict.TLE, Verdict.OLE}),  # both replaced
+    ("wrong_answer/*:\n  permitted: [AC]\n", set()),  # a pattern adds to the default: nothing meets both
+    ("wrong_answer/first_only.py:\n  required: [AC, WA]\n", {Verdict.WA, Verdict.PE}),
+    ("'*/first_only.py':\n  permitted: [WA, TLE]\n  required: [WA, TLE]\n", {Verdict.WA, Verdict.PE}),
+])
+def test_a_folder_default_is_overridden_by_its_name_and_narrowed_by_patterns(tally: Path, yaml: str,
+                                                                            expected: set[Verdict]) -> None:
+    (tally / "submissions" / "submissions.yaml").write_text(yaml)
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert references["first_only.py"].expectation.verdicts == expected
+
+
+def test_a_folder_nothing_names_is_skipped_with_the_reason(tally: Path) -> None:
+    (tally / "submissions" / "submissions.yaml").write_text("accepted:\n  permitted: [AC]\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert "submissions.yaml names none" in references["crash_when_long.py"].skipped
+
+
+def test_requirements_per_test_group_are_skipped_with_the_reason(tally: Path) -> None:
+    (tally / "submissions" / "submissions.yaml").write_text(
+        "mixed/crash_when_long.py:\n  secret/large:\n    required: [RTE]\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert "per test group (secret/large)" in references["crash_when_long.py"].skipped
+
+
+def test_an_unknown_verdict_in_submissions_yaml_names_the_file_and_key(tally: Path) -> None:
+    (tally / "submissions" / "submissions.yaml").write_text("mixed:\n  permitted: [AC, MLE]\n")
+    with pytest.raises(SpecError, match=r"submissions\.yaml: mixed: permitted: must be a list of AC, WA, TLE, RTE"):
+        load_problem_folder(tally)
+
+
+def test_verify_reports_a_mixed_submission_that_misses_its_expectation(tally: Path) -> None:
+    (tally / "submissions" / "submissions.yaml").write_text(
+        "mixed/crash_when_long.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
+    for other in ("wrong_when_negative.py", "wrong_when_negative.sh"):
+        (tally / "submissions" / "mixed" / other).unlink()
+    done = judge("verify", str(tally))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "MISMATCH" in done.stdout and "1 mismatched" in done.stdout
+
+
+def test_an_output_validator_folder_is_built_by_its_build_script_and_started_by_run() -> None:
+    """sumcheck exits 1 unless `run` adds --one-number to the validator arguments: judge compiling sumcheck.c
+    itself and calling it directly (what it did before) is JE on every test."""
+    wrong = TALLY / "submissions" / "wrong_answer" / "first_only.py"
+    done = judge("run", str(TALLY), str(wrong))
+    assert "result: WA" in done.stdout and "wanted the one number 6" in done.stdout, done.stdout + done.stderr
+
+
+def test_an_input_validator_folder_with_only_a_run_script_judges_the_inputs(tally: Path) -> None:
+    (tally / "data" / "secret" / "small" / "3.in").write_text("2\n1 2 3\n")
+    (tally / "data" / "secret" / "small" / "3.ans").write_text("6\n")
+    done = judge("verify", str(tally))
+    assert done.returncode == 1
+    assert "4/5 tests valid" in done.stdout and "tally/secret/small/3" in done.stdout, done.stdout
+
+
+def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Path) -> None:
+    (tally / "output_validator" / "run").unlink()
+    done = judge("run", str(tally), str(tally / "submissions" / "accepted" / "tally.py"))
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "build made no run file" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("folder", "language"), [("java_helpers", "Java 17"), ("c_header", "C11"),
+                                                  ("shell_and_program", "Bash")])
+def test_a_submission_of_several_files_is_judged_as_one_program(folder: str, language: str) -> None:
+    done = judge("run", str(TALLY), str(TALLY / "submissions" / "accepted" / folder))
+    assert language in done.stdout, done.stdout
+    assert "result: AC" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_folder_without_one_main_source_is_skipped_with_the_reason(tally: Path) -> None:
+    two = tally / "submissions" / "accepted" / "two_programs"
+    two.mkdir()
+    for name in ("a.c", "b.c"):
+        (two / name).write_text("int main(void) { return 0; }\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert "one main source" in references["two_programs"].skipped and "a.c, b.c" in references["two_programs"].skipped
+    assert not references["java_helpers"].skipped
+
+
+def test_a_helper_file_missing_from_the_folder_fails_the_submission(tally: Path) -> None:
+    """The files beside the main source are what makes it compile: without Adder.java, Tally.java is CE."""
+    (tally / "submissions" / "accepted" / "java_helpers" / "Adder.java").unlink()
+    done = judge("run", str(tally), str(tally / "submissions" / "accepted" / "java_helpers"))
+    assert "result: CE" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("legacy", "meets_tle"), [(True, False), (False, True)])
+def test_output_beyond_the_limit_meets_tle_from_2023_on_and_rte_always(tmp_path: Path, legacy: bool,
+                                                                       meets_tle: bool) -> None:
+    config = SubmissionsConfig.read(tmp_path, tmp_path, legacy=legacy)
+    tle, _ = config.expectation(PurePosixPath("time_limit_exceeded", "flood.cpp"))
+    rte, _ = config.expectation(PurePosixPath("run_time_error", "flood.cpp"))
+    assert tle is not None and rte is not None
+    assert (Verdict.OLE in tle.verdicts, Verdict.OLE in rte.verdicts) == (meets_tle, True)
+
+
+def test_an_endless_flood_in_time_limit_exceeded_verifies() -> None:
+    done = judge("verify", str(TALLY))
+    row = next(line for line in done.stdout.splitlines() if "flood.cpp" in line)
+    assert row.split("│")[3].strip() == "OLE" and "MISMATCH" not in row, done.stdout
