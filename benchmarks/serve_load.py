@@ -1,0 +1,241 @@
+"""`judge serve` under a class's load: 100 simulated students over loopback, 300 submissions within two minutes.
+
+Each student signs in through the login form (a session cookie, as a browser), then at three random moments of
+the two minutes pastes a solution (half of them wrong) through the API the page uses, loads the page of the
+submission and the problem page, and polls the submission's JSON once a second, as the page's script does, until
+its verdict is there. The judging runs on `-j 2` local workers, so the judging keeps both cores busy while the
+server answers.
+
+Printed: p50/p95 of the time to store a submission (POST until 201) and to load a page (the HTML of a
+submission and of a problem), each measured first on the idle server (the baseline, same run) and then under
+load, with their ratio; the time from a verdict being decided (its judged_at in the database) to the student's
+poll seeing it; and the check that every submission was stored and judged once: none lost, none duplicated.
+The issue's target is p95 under 100 ms for storing and for a page, with judging at full load.
+
+    python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+AC = "a, b = map(int, input().split())\nprint(a + b)\n"
+WA = "a, b = map(int, input().split())\nprint(a - b)\n"
+POLL_SECONDS = 1.0  # static/app.js's POLL_MS
+JUDGED_WAIT_SECONDS = 900.0
+SEED = 24
+SIGN_IN_THREADS = 4
+
+
+@dataclass
+class Timings:
+    store: list[float] = field(default_factory=list)
+    page: list[float] = field(default_factory=list)
+    verdict_seen: list[float] = field(default_factory=list)
+    stored_ids: list[int] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Student:
+    """One simulated browser: a cookie jar, the session's CSRF token."""
+
+    def __init__(self, url: str, student_id: str, password: str) -> None:
+        self.url = url
+        self.id = student_id
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        page = self.get("login")
+        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        self.post_form("login", {"csrf": token, "id": student_id, "password": password})
+        self.csrf = re.search(r'name="csrf-token" content="([^"]+)"', self.get("")).group(1)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.url + path, timeout=60) as response:
+            return response.read().decode()
+
+    def post_form(self, path: str, fields: dict[str, str]) -> str:
+        data = urllib.parse.urlencode(fields).encode()
+        with self.opener.open(urllib.request.Request(self.url + path, data=data), timeout=60) as response:
+            return response.read().decode()
+
+    def submit(self, source: str) -> int:
+        boundary = "studentboundary"
+        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="problem"\r\n\r\nsum\r\n'
+                f'--{boundary}\r\nContent-Disposition: form-data; name="language"\r\n\r\npython3\r\n'
+                f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="sum.py"\r\n\r\n{source}\r\n'
+                f"--{boundary}--\r\n").encode()
+        request = urllib.request.Request(self.url + "api/submissions", data=body, method="POST", headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}", "X-CSRF-Token": self.csrf})
+        with self.opener.open(request, timeout=60) as response:
+            assert response.status == 201, response.status
+            return int(json.loads(response.read())["id"])
+
+
+def timed(call, *args):
+    start = time.perf_counter()
+    value = call(*args)
+    return value, time.perf_counter() - start
+
+
+def student_life(student: Student, moments: list[float], start: float, timings: Timings, judged_at) -> None:
+    for moment in moments:
+        time.sleep(max(0.0, start + moment - time.monotonic()))
+        try:
+            submission_id, seconds = timed(student.submit, random.Random(moment).choice((AC, WA)))
+            with timings.lock:
+                timings.store.append(seconds)
+                timings.stored_ids.append(submission_id)
+            for path in (f"submissions/{submission_id}", "problems/sum"):
+                _, seconds = timed(student.get, path)
+                with timings.lock:
+                    timings.page.append(seconds)
+            deadline = time.monotonic() + JUDGED_WAIT_SECONDS
+            while time.monotonic() < deadline:
+                document = json.loads(student.get(f"api/submissions/{submission_id}"))
+                if document["status"] == "done":
+                    seen = time.time()
+                    with timings.lock:
+                        timings.verdict_seen.append(seen - judged_at(submission_id))
+                    break
+                time.sleep(POLL_SECONDS)
+        except Exception as error:  # noqa: BLE001 -- a benchmark reports every failure, it does not stop at one
+            with timings.lock:
+                timings.failures.append(f"{student.id}: {type(error).__name__}: {error}")
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"p50 {1000 * statistics.median(ordered):7.1f} ms  p95 {1000 * p95:7.1f} ms  (n={len(ordered)})"
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else float("nan")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--submissions", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    arguments = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="serve-load-"))
+    problem = work / "problems" / "sum"
+    (problem / "tests").mkdir(parents=True)
+    (problem / "problem.yaml").write_text('id: sum\ntitle: A+B\ntime_limit: 1\nmemory_limit: 256\n')
+    (problem / "statement.md").write_text("# A+B\n\nPrint the sum of two integers.\n")
+    for name, given, answer in (("sample1", "1 2", "3"), ("2", "5 7", "12"), ("3", "-4 4", "0")):
+        (problem / "tests" / f"{name}.in").write_text(given + "\n")
+        (problem / "tests" / f"{name}.ans").write_text(answer + "\n")
+    students = [(f"s{number:03d}", f"pw-{number:03d}-{SEED}") for number in range(arguments.students)]
+    (work / "roster.csv").write_text("id,name,password\n" + "".join(f"{s},Student {s},{p}\n" for s, p in students))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    server = subprocess.Popen([sys.executable, "-m", "judge", "serve", str(work / "problems"), "--roster",
+                               str(work / "roster.csv"), "--data", str(work / "data"), "--port", "0", "-j",
+                               str(arguments.jobs), "--max-pending", "10"],
+                              stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        url = ""
+        while not url:
+            line = server.stderr.readline()
+            if not line:
+                raise SystemExit(f"judge serve exited ({server.wait()})")
+            if match := re.search(r"judge serve: (http://\S+/) ", line):
+                url = match.group(1)
+        threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+        print(f"server {url}; signing in {len(students)} students (argon2id, once each)", flush=True)
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=SIGN_IN_THREADS) as pool:  # the server checks two at once anyway
+            signed_in = list(pool.map(lambda pair: Student(url, *pair), students))
+        print(f"  signed in in {time.monotonic() - started:.1f} s", flush=True)
+
+        database = work / "data" / "serve.sqlite"
+
+        def judged_at(submission_id: int) -> float:
+            with sqlite3.connect(database, timeout=30) as connection:
+                return connection.execute("SELECT judged_at FROM submissions WHERE id = ?",
+                                          (submission_id,)).fetchone()[0]
+
+        idle = Timings()
+        probe = signed_in[0]
+        for _ in range(20):  # the baseline: the idle server, one request at a time, nothing judged yet
+            _, seconds = timed(probe.get, "problems/sum")
+            idle.page.append(seconds)
+        for _ in range(5):
+            submission_id, seconds = timed(probe.submit, AC)
+            idle.store.append(seconds)
+            _, seconds = timed(probe.get, f"submissions/{submission_id}")
+            idle.page.append(seconds)
+            while json.loads(probe.get(f"api/submissions/{submission_id}"))["status"] != "done":
+                time.sleep(0.2)
+
+        rng = random.Random(SEED)
+        plan: dict[str, list[float]] = {student.id: [] for student in signed_in}
+        for number in range(arguments.submissions):
+            plan[signed_in[number % len(signed_in)].id].append(rng.uniform(0, arguments.seconds))
+        loaded = Timings()
+        start = time.monotonic()
+        threads = [threading.Thread(target=student_life, args=(student, sorted(plan[student.id]), start, loaded,
+                                                                 judged_at)) for student in signed_in]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - start
+
+        with sqlite3.connect(database) as connection:
+            rows = connection.execute("SELECT id, status, verdict FROM submissions").fetchall()
+        loaded_ids = set(loaded.stored_ids)
+        in_db = {row[0]: row for row in rows}
+        lost = [i for i in loaded_ids if i not in in_db or in_db[i][1] != "done"]
+        print(f"\n{len(loaded.stored_ids)} submissions stored in {arguments.seconds:g} s of arrivals by "
+              f"{len(signed_in)} students; all judged {elapsed:.1f} s after the first arrival could be made")
+        print(f"  stored and judged: {len(loaded_ids) - len(lost)} of {len(loaded.stored_ids)}; lost {len(lost)}; "
+              f"duplicated ids {len(loaded.stored_ids) - len(loaded_ids)}; failures {len(loaded.failures)}")
+        for failure in loaded.failures[:5]:
+            print(f"    {failure}")
+        print(f"  verdicts: {sorted({row[2] for row in rows})}")
+        print(f"\nstore a submission  idle:   {percentiles(idle.store)}")
+        print(f"                    loaded: {percentiles(loaded.store)}   p95 ratio {p95(loaded.store) / p95(idle.store):.2f}")
+        print(f"load a page         idle:   {percentiles(idle.page)}")
+        print(f"                    loaded: {percentiles(loaded.page)}   p95 ratio {p95(loaded.page) / p95(idle.page):.2f}")
+        print(f"verdict decided -> seen by the student's poll ({POLL_SECONDS:g} s, as the page): "
+              f"{percentiles(loaded.verdict_seen)}")
+        print(f"target p95 < 100 ms: store {'met' if p95(loaded.store) < 0.1 else 'NOT met'}, "
+              f"page {'met' if p95(loaded.page) < 0.1 else 'NOT met'}; load average {os.getloadavg()[0]:.2f}")
+        return 0 if not lost and not loaded.failures else 1
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""`judge serve PROBLEMS --roster roster.csv --data DIR`: a classroom online judge in one command (judge/serve/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from judge.batch.executors import ExecutorChoice
+from judge.cli.options import default_jobs, executor_options, sandbox_choice, sandbox_options
+from judge.cluster.address import scheduler_target
+from judge.errors import JudgeError
+from judge.options import RunOptions, SandboxChoice
+
+DEFAULT_MAX_PENDING = 5
+
+
+@click.command("serve")
+@click.argument("problems_dir", metavar="PROBLEMS", type=click.Path(path_type=Path))
+@click.option(
+    "--roster",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="CSV with columns id,name and optionally password (missing ones are generated into DIR/passwords.csv).",
+)
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(path_type=Path),
+    default=Path("judge-data"),
+    show_default=True,
+    help="Folder for the database, the secrets, passwords.csv and exports (created if missing).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0 opens it to the lab network: use TLS there).",
+)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free port.")
+@click.option(
+    "--certfile",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="TLS certificate (PEM): serve HTTPS.",
+)
+@click.option(
+    "--keyfile",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    default=None,
+    help="The certificate's private key (PEM), unless --certfile holds it too.",
+)
+@executor_options
+@click.option(
+    "--max-pending",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_PENDING,
+    show_default=True,
+    help="Submissions a student may have waiting for a verdict at once.",
+)
+@sandbox_options
+def serve_command(
+    problems_dir: Path,
+    roster: Path,
+    data_dir: Path,
+    host: str,
+    port: int,
+    certfile: Path | None,
+    keyfile: Path | None,
+    jobs: int | None,
+    scheduler: str | None,
+    cluster_dir: Path | None,
+    insecure: bool,
+    max_pending: int,
+    sandbox: SandboxChoice,
+    require_sandbox: bool,
+    containment: str | None,
+) -> None:
+    """Serve PROBLEMS to the students of the roster: they submit from a browser (or `judge submit`) and see their
+    verdicts live; the teacher signs in with the secret printed at start."""
+    from judge.serve.server import ServeRequest, say_on_stderr, serve
+
+    if jobs is not None and scheduler is not None:
+        raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
+    if keyfile is not None and certfile is None:
+        raise JudgeError("--keyfile needs --certfile: give the certificate too")
+    serve(
+        ServeRequest(
+            problems_dir=problems_dir,
+            roster=roster,
+            data_dir=data_dir,
+            host=host,
+            port=port,
+            certfile=certfile,
+            keyfile=keyfile,
+            executor=ExecutorChoice(
+                jobs=jobs or default_jobs(),
+                scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None,
+            ),
+            options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment),
+            max_pending=max_pending,
+        ),
+        say_on_stderr,
+    )

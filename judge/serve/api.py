@@ -1,0 +1,170 @@
+"""The JSON API (README: "The API"), which the pages' script uses too.
+
+    POST /api/submissions        multipart `problem`, `file`, optional `language` -> 201 {"id": ...}
+    GET  /api/submissions        the caller's own submissions (the teacher's: everyone's)
+    GET  /api/submissions/{id}   {"id", "status": queued|judging|done, "verdict", "tests": [...], ...}
+    GET  /api/scoreboard         the scoreboard as the caller may see it
+    GET  /api/problems           the problems' ids and titles
+
+Scripts authenticate with HTTP Basic (id and password); browsers with the session cookie, and then a POST must
+carry the session's CSRF token in the X-CSRF-Token header. Every error is {"error": one line} with its status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from judge.inert import for_terminal, json_document
+from judge.serve.auth import CSRF_FIELD, CSRF_HEADER, Caller, same_secret
+from judge.serve.feedback import submission_document, submission_summary
+from judge.serve.service import Refused, ServeContext
+from judge.serve.store import Filters
+
+MAX_FORM_PARTS = 8
+UPLOAD_SLACK_BYTES = 64 * 1024
+"""A request body may exceed the largest source limit by this much (the form's other fields and boundaries)."""
+
+Handler = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
+
+
+class _AsciiJSON(JSONResponse):
+    """JSON as judge.inert writes it (pure ASCII), every string in it made visible first: the pages' script
+    shows strings as textContent, which would draw an escape sequence or a right-to-left override as nothing or
+    as a reordering. Making text visible is idempotent, so `judge submit` escaping it again for the terminal
+    changes nothing."""
+
+    def render(self, content: Any) -> bytes:
+        return json_document(_visible(content), indent=None).encode("ascii")
+
+
+def _visible(value: Any) -> Any:
+    if isinstance(value, str):
+        return for_terminal(value)
+    if isinstance(value, dict):
+        return {_visible(key): _visible(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_visible(item) for item in value]
+    return value
+
+
+def error_response(refused: Refused) -> Response:
+    headers = {"Retry-After": str(int(refused.retry_after) + 1)} if refused.retry_after else {}
+    if refused.status == 401:
+        headers["WWW-Authenticate"] = 'Basic realm="judge"'
+    return _AsciiJSON({"error": refused.message}, status_code=refused.status, headers=headers)
+
+
+def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            caller = await run_in_threadpool(context.caller, request)  # argon2 must not block the event loop
+            if caller is None:
+                raise Refused(401, "sign in: HTTP Basic with your id and password, or the page's session")
+            if request.method == "POST" and "authorization" not in request.headers:
+                token = request.session.get(CSRF_FIELD, "")
+                if not token or not same_secret(request.headers.get(CSRF_HEADER, ""), token):
+                    raise Refused(403, "missing or wrong CSRF token; reload the page")
+            return await handler(request, context, caller)
+        except Refused as refused:
+            return error_response(refused)
+
+    return endpoint
+
+
+async def _post_submission(request: Request, context: ServeContext, caller: Caller) -> Response:
+    problem_id, file_name, source, language = await read_submission_form(request, context)
+    submission_id = await run_in_threadpool(context.submit, caller, problem_id, file_name, source, language)
+    return _AsciiJSON(
+        {"id": submission_id, "url": f"/api/submissions/{submission_id}"},
+        status_code=201,
+        headers={"Location": f"/api/submissions/{submission_id}"},
+    )
+
+
+def _biggest_source(context: ServeContext) -> int:
+    return 1024 * max((problem.spec.source_limit for problem in context.problems.values()), default=64)
+
+
+async def bounded_form(request: Request, context: ServeContext) -> FormData:
+    """The request's form (parsed once; Starlette keeps it), at most one file and a few fields, none larger than
+    the largest source any problem accepts. An over-size body is refused before it is read."""
+    biggest = _biggest_source(context)
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > biggest + UPLOAD_SLACK_BYTES:
+        raise Refused(413, f"the request is {declared} bytes; no problem accepts a source over {biggest} bytes")
+    try:
+        return await request.form(max_files=1, max_fields=MAX_FORM_PARTS, max_part_size=biggest + 1)
+    except HTTPException as error:  # python-multipart's limits, as Starlette words them
+        raise Refused(error.status_code, f"the form was refused: {error.detail}") from None
+
+
+async def read_submission_form(request: Request, context: ServeContext) -> tuple[str, str, bytes, str | None]:
+    """(problem, file name, source, language) of a submission form: the file `file`, or pasted `code`."""
+    biggest = _biggest_source(context)
+    form = await bounded_form(request, context)
+    problem_id = str(form.get("problem") or "")
+    language = str(form.get("language") or "") or None
+    upload = form.get("file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        source = await upload.read(biggest + 1)
+        file_name = upload.filename
+    else:
+        source = str(form.get("code") or "").encode("utf-8", "surrogatepass")
+        file_name = ""
+    await form.close()
+    return problem_id, file_name, source, language
+
+
+async def _list_submissions(request: Request, context: ServeContext, caller: Caller) -> Response:
+    rows = context.store.submissions(Filters() if caller.teacher else Filters(student=caller.id))
+    return _AsciiJSON([submission_summary(row) for row in rows])
+
+
+async def _get_submission(request: Request, context: ServeContext, caller: Caller) -> Response:
+    try:
+        submission_id = int(request.path_params["submission_id"])
+    except ValueError:
+        raise Refused(404, "no such submission") from None
+    submission = context.visible_submission(caller, submission_id)
+    return _AsciiJSON(submission_document(submission, teacher=caller.teacher))
+
+
+async def _get_scoreboard(request: Request, context: ServeContext, caller: Caller) -> Response:
+    board = context.scoreboard(caller)
+    return _AsciiJSON(
+        {
+            "problems": list(board.problems),
+            "frozen": board.frozen,
+            "rows": [
+                {**asdict(row), "cells": {key: asdict(cell) for key, cell in row.cells.items()}} for row in board.rows
+            ],
+        }
+    )
+
+
+async def _get_problems(request: Request, context: ServeContext, caller: Caller) -> Response:
+    return _AsciiJSON(
+        [
+            {"id": problem.id, "title": problem.spec.title, "source_limit_kib": problem.spec.source_limit}
+            for problem in context.problems.values()
+        ]
+    )
+
+
+def api_routes(context: ServeContext) -> list[Route]:
+    return [
+        Route("/api/submissions", _signed_in(context, _post_submission), methods=["POST"]),
+        Route("/api/submissions", _signed_in(context, _list_submissions), methods=["GET"]),
+        Route("/api/submissions/{submission_id}", _signed_in(context, _get_submission), methods=["GET"]),
+        Route("/api/scoreboard", _signed_in(context, _get_scoreboard), methods=["GET"]),
+        Route("/api/problems", _signed_in(context, _get_problems), methods=["GET"]),
+    ]

@@ -1,0 +1,130 @@
+"""Who is calling, and whether they may: password hashes, HTTP Basic, the signed session, CSRF, rate limits.
+
+Passwords are hashed with argon2id (memory-hard: a stolen database costs an attacker memory per guess, not only
+time). Checking one takes tens of milliseconds of CPU, so a script sending HTTP Basic on every request would
+make the server hash on every request: a password once verified is remembered, for this process only, as an
+HMAC under a key that never leaves it (`VerifiedPasswords`), keyed with the stored hash so that a changed
+password is checked again.
+
+Browsers carry a session cookie (Starlette's, signed with DIR's key, HttpOnly, SameSite=Strict), and every form
+and every script's POST carries the session's CSRF token.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from judge.serve.roster import TEACHER_ID
+
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A signed-in person: a student of the roster, or the teacher."""
+
+    id: str
+    name: str
+
+    @property
+    def teacher(self) -> bool:
+        return self.id == TEACHER_ID
+
+
+class Passwords:
+    """argon2id hashing, by default at argon2-cffi's cost (RFC 9106's second recommendation: 3 passes over
+    64 MiB). Each hash records its own parameters, so hashes of any cost verify."""
+
+    def __init__(self, hasher: PasswordHasher | None = None) -> None:
+        self._hasher = hasher or PasswordHasher()
+
+    def hash(self, password: str) -> str:
+        return self._hasher.hash(password)
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self._hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+
+class VerifiedPasswords:
+    """The (id, stored hash, password) triples this process already verified, as HMACs (see the module's
+    docstring)."""
+
+    def __init__(self) -> None:
+        self._key = secrets.token_bytes(32)
+        self._known: set[bytes] = set()
+        self._lock = threading.Lock()
+
+    def _tag(self, student_id: str, password_hash: str, password: str) -> bytes:
+        message = f"{student_id}\0{password_hash}\0{password}".encode("utf-8", "surrogatepass")
+        return hmac.new(self._key, message, hashlib.sha256).digest()
+
+    def known(self, student_id: str, password_hash: str, password: str) -> bool:
+        with self._lock:
+            return self._tag(student_id, password_hash, password) in self._known
+
+    def remember(self, student_id: str, password_hash: str, password: str) -> None:
+        with self._lock:
+            self._known.add(self._tag(student_id, password_hash, password))
+
+
+def basic_credentials(header: str) -> tuple[str, str] | None:
+    """(id, password) of an `Authorization: Basic ...` header, None when it is not one."""
+    scheme, _, encoded = header.partition(" ")
+    if scheme.lower() != "basic" or not encoded:
+        return None
+    try:
+        decoded = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    user, colon, password = decoded.partition(":")
+    return (user, password) if colon else None
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison, so the time taken says nothing about how much of a secret was right."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
+def new_csrf_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class RateLimiter:
+    """At most `limit` events per key in any `window_seconds` (a sliding window); thread-safe."""
+
+    def __init__(self, limit: int, window_seconds: float) -> None:
+        self.limit = limit
+        self.window_seconds = window_seconds
+        self._events: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def retry_after(self, key: str) -> float:
+        """0 when an event for `key` is allowed now (and counts it), else the seconds until one is."""
+        now = time.monotonic()
+        with self._lock:
+            events = self._events[key]
+            while events and events[0] <= now - self.window_seconds:
+                events.popleft()
+            if len(events) >= self.limit:
+                return events[0] + self.window_seconds - now
+            events.append(now)
+            return 0.0
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._events.pop(key, None)

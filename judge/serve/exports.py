@@ -1,0 +1,88 @@
+"""The teacher's exports, from the server's store: the gradebook `judge grade` writes (grades.csv, grades.json,
+report.html, with its results.sqlite) and the similarity report `judge similarity` writes.
+
+Each student's graded submission per problem is their latest accepted one, else their latest judged one (as a
+teacher collecting files would take the last). They become the class folder and stored results that `judge grade`
+would have made, so the very same writers render them: nothing is judged again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
+from judge.class_folder import ClassFolder, Submission
+from judge.grading.gradebook import Gradebook
+from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
+from judge.options import RunOptions
+from judge.problems.model import Problem
+from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
+from judge.serve.store import Store, StoredSubmission
+from judge.verdicts import Verdict
+
+SIMILARITY_FILES = ("similarity.csv", "similarity.html")
+EXPORT_FILES = (DATABASE_NAME, *(view.file_name for view in GRADEBOOK_VIEWS.values()), *SIMILARITY_FILES)
+"""Every file an export writes: the only names the teacher's download route serves."""
+
+
+def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, StoredSubmission]:
+    """Per (student, problem): the latest accepted submission, else the latest judged one."""
+    chosen: dict[Pair, StoredSubmission] = {}
+    for submission in sorted(submissions, key=lambda submission: submission.id):
+        if submission.status != "done":
+            continue
+        pair = (submission.student, submission.problem_id)
+        if submission.verdict is Verdict.AC or chosen.get(pair) is None or chosen[pair].verdict is not Verdict.AC:
+            chosen[pair] = submission
+    return chosen
+
+
+def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
+    """Write every file of EXPORT_FILES into `out_dir` (the results database made anew)."""
+    from judge.reporters.similarity import write_files  # copydetect and numpy: only when exporting
+    from judge.similarity import DEFAULT_THRESHOLD, compare_class
+
+    chosen = graded_submissions(store.submissions())
+    submissions = []
+    for (student, problem_id), row in chosen.items():
+        if problem_id not in problems:  # a problem removed from PROBLEMS since: not in the gradebook either
+            continue
+        relative = f"{student}/{problem_id}/{row.id}-{row.file_name}"
+        submissions.append(
+            Submission(
+                student,
+                problem_id,
+                Path(relative),
+                relative,
+                SourceFile(row.file_name, store.source(row.id)),
+                modified_ns=int(row.submitted_at * 1e9),
+            )
+        )
+    class_folder = ClassFolder("by-student", tuple(students), tuple(submissions), ())
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / DATABASE_NAME).unlink(missing_ok=True)
+    packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
+    stored: dict[Pair, StoredResult] = {}
+    with ResultStore(out_dir) as results:
+        for submission in class_folder.submissions:
+            row = chosen[(submission.student, submission.problem_id)]
+            task = SubmissionTask(
+                submission.student,
+                submission.relative,
+                submission.source,
+                packs[submission.problem_id],
+                RunOptions(language=row.language),
+            )
+            outcome = SubmissionOutcome(
+                verdict=row.verdict or Verdict.JE,
+                tests_passed=row.tests_passed or 0,
+                result=row.result,
+                error=row.error,
+                worker=row.worker,
+            )
+            stored[(submission.student, submission.problem_id)] = results.record(task, outcome)
+    gradebook = Gradebook.build(problems, class_folder, stored, partial=False)
+    write_views(gradebook, out_dir)
+    write_files(compare_class(class_folder, (), DEFAULT_THRESHOLD), out_dir)

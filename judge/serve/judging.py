@@ -1,0 +1,146 @@
+"""The judging process of `judge serve`: it claims queued submissions in the fair order (store.py), judges them on
+the batch executors `judge grade` uses (a local pool of `-j N` workers, or a Dask cluster), and stores each result
+under its claim. It shares nothing with the web server but the database, so judging never runs, blocks or crashes
+in the server's process.
+
+A new judging process first releases every claim (the submissions an earlier one held go back in the queue), then
+takes at most `executor.capacity` at a time. It watches its parent: once the server is gone (even by SIGKILL) it
+exits, and the local pool's workers, which watch it in turn, kill the submissions' processes and exit, so nothing
+is left running. The problems are read again when the teacher asks for a rejudge (a new `problems_epoch`).
+
+A submission that arrives while every claimed one is still being judged is claimed when the first of them
+finishes (an executor has no way to wait for "a result or new work").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from judge.batch.executors import Executor, ExecutorChoice, open_executor
+from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.problems import load_problems
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask
+from judge.errors import JudgeError
+from judge.inert import for_terminal
+from judge.options import RunOptions
+from judge.serve.progress import StoredProgress
+from judge.serve.store import Store, StoredSubmission
+
+IDLE_POLL_SECONDS = 0.05
+PARENT_CHECK_SECONDS = 0.2
+PROBLEMS_EPOCH = "problems_epoch"
+"""The settings key the server bumps to make the judging process read the problems again."""
+
+
+@dataclass(frozen=True)
+class JudgingConfig:
+    """What the server hands its judging process (pickled into a spawned process)."""
+
+    data_dir: Path
+    problems_dir: Path
+    executor: ExecutorChoice
+    options: RunOptions
+    parent_pid: int
+
+
+class _Problems:
+    """The problems' packs, read again when the server's `problems_epoch` changes."""
+
+    def __init__(self, problems_dir: Path) -> None:
+        self._problems_dir = problems_dir
+        self.epoch: str | None = None
+        self.packs: dict[str, ProblemPack] = {}
+
+    def refresh(self, epoch: str) -> None:
+        if epoch == self.epoch:
+            return
+        try:
+            self.packs = {
+                problem_id: ProblemPack.of(problem) for problem_id, problem in load_problems(self._problems_dir).items()
+            }
+        except JudgeError as error:  # a half-edited problem: keep judging with what was read before
+            print(for_terminal(f"judge serve: problems not read again: {error}"), file=sys.stderr, flush=True)
+        self.epoch = epoch
+
+
+def judging_main(config: JudgingConfig) -> None:
+    """The judging process's entry point: judge until SIGTERM (from the server) or until the server is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it then sends SIGTERM
+    signal.signal(signal.SIGTERM, _exit_through_cleanup)
+    threading.Thread(target=_exit_without_parent, args=(config.parent_pid,), daemon=True, name="watch-server").start()
+    store = Store(config.data_dir)
+    claim = uuid.uuid4().hex
+    store.release_claims()
+    problems = _Problems(config.problems_dir)
+    with open_executor(config.executor) as executor:
+        _judge_forever(store, claim, problems, executor, config.options)
+
+
+def _judge_forever(store: Store, claim: str, problems: _Problems, executor: Executor, options: RunOptions) -> None:
+    in_flight: dict[int, tuple[int, SubmissionTask]] = {}  # id(task) -> (submission id, task): tasks are not hashable
+    while True:
+        problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
+        free = executor.capacity - len(in_flight)
+        if free > 0:
+            for submission, source in store.claim(store.queued_in_fair_order(free), claim):
+                task = _task(
+                    submission, source, problems.packs, options, StoredProgress(store.path, submission.id, claim)
+                )
+                if task is None:
+                    store.finish(
+                        submission.id,
+                        claim,
+                        SubmissionOutcome.failure(
+                            f"the problem {submission.problem_id!r} is no longer in the problems folder", "judge serve"
+                        ),
+                    )
+                    continue
+                executor.submit(task)
+                in_flight[id(task)] = (submission.id, task)
+        if not in_flight:
+            time.sleep(IDLE_POLL_SECONDS)
+            continue
+        finished = executor.next_finished()
+        submission_id, _ = in_flight.pop(id(finished.task))
+        store.finish(submission_id, claim, finished.outcome)
+
+
+def _task(
+    submission: StoredSubmission,
+    source: bytes,
+    packs: dict[str, ProblemPack],
+    options: RunOptions,
+    progress: StoredProgress,
+) -> SubmissionTask | None:
+    pack = packs.get(submission.problem_id)
+    if pack is None:
+        return None
+    return SubmissionTask(
+        student=submission.student,
+        source_path=submission.file_name,
+        source=SourceFile(submission.file_name, source),
+        problem=pack,
+        options=dataclasses.replace(options, language=submission.language),
+        listener=progress,
+    )
+
+
+def _exit_through_cleanup(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM: leave through the executor's `with`, which stops its workers and what they run."""
+    raise SystemExit(128 + signum)
+
+
+def _exit_without_parent(parent_pid: int) -> None:
+    """The server vanished (SIGKILL): exit at once; the pool's workers see it and clean up after themselves."""
+    while os.getppid() == parent_pid:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)

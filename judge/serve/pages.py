@@ -1,0 +1,274 @@
+"""The HTML pages: sign-in, problems with their statements, submitting, my submissions, one submission (its status
+drawn live by static/app.js from the API), the scoreboard, and the teacher's pages.
+
+Rendered by Jinja2 with autoescaping, and with every value printed through `judge.inert.html_text` (the
+environment's `finalize`), so a name, a file name, code or output with HTML, escapes or invisible characters
+reaches the page as visible text. Every form carries the session's CSRF token; every POST checks it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from judge.errors import JudgeError
+from judge.inert import html_text
+from judge.problems.model import Problem
+from judge.serve.api import bounded_form, read_submission_form
+from judge.serve.auth import CSRF_FIELD, Caller, new_csrf_token, same_secret
+from judge.serve.contest import shown_time, with_form
+from judge.serve.exports import EXPORT_FILES, export
+from judge.serve.feedback import submission_document
+from judge.serve.judging import PROBLEMS_EPOCH
+from judge.serve.service import SESSION_USER, Refused, ServeContext, language_choices
+from judge.serve.statement import StatementPage, statement_page
+from judge.serve.store import Filters
+from judge.verdicts import Verdict
+
+TEMPLATES = Path(__file__).parent / "templates"
+Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
+
+
+def _inert(value: Any) -> Any:
+    """Every `{{ value }}`: markup we made stays markup, any other text is made inert (then autoescaped)."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return Markup(html_text(value))
+
+
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), finalize=_inert)
+    env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
+    return env
+
+
+class Pages:
+    """The page routes over one `ServeContext` and one template environment."""
+
+    def __init__(self, context: ServeContext) -> None:
+        self.context = context
+        self.env = environment()
+        self._statements: dict[str, StatementPage] = {}
+
+    def statement(self, problem: Problem) -> StatementPage:
+        """The problem's page, rendered once: the server reads its problems once, at start."""
+        if problem.id not in self._statements:
+            self._statements[problem.id] = statement_page(problem)
+        return self._statements[problem.id]
+
+    def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        token = request.session.get(CSRF_FIELD)
+        if not token:
+            token = request.session[CSRF_FIELD] = new_csrf_token()
+        caller = values.pop("caller", None)
+        html = self.env.get_template(template).render(
+            csrf=token, caller=caller, announcements=self.context.store.announcements(), **values
+        )
+        return HTMLResponse(html, status_code=status)
+
+    def signed_in(self, page: Page, *, teacher: bool = False) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            caller = None
+            try:
+                caller = self.context.caller(request) if "authorization" not in request.headers else None
+                if caller is None:
+                    return RedirectResponse("/login", status_code=303)
+                if teacher and not caller.teacher:
+                    raise Refused(404, "no such page")
+                if request.method == "POST":
+                    form = await bounded_form(request, self.context)
+                    if not same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
+                        raise Refused(403, "this form expired (missing or wrong CSRF token); reload the page")
+                return await page(request, self.context, caller)
+            except Refused as refused:
+                return self.render(request, "error.html", refused.status, caller=caller, message=refused.message)
+
+        return endpoint
+
+    # signing in -----------------------------------------------------------------------------------------------
+
+    async def login(self, request: Request) -> Response:
+        if request.method == "GET":
+            return self.render(request, "login.html")
+        form = await request.form(max_files=0, max_fields=8)
+        if not same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
+            return self.render(request, "login.html", 403, message="this form expired; try again")
+        user, password = str(form.get("id", "")).strip(), str(form.get("password", ""))
+        address = request.client.host if request.client is not None else "unknown"
+        try:
+            caller = await run_in_threadpool(self.context.check_password, user, password, address)
+        except Refused as refused:
+            return self.render(request, "login.html", refused.status, message=refused.message, user=user)
+        request.session.clear()
+        request.session[SESSION_USER] = caller.id
+        request.session[CSRF_FIELD] = new_csrf_token()  # a new session, a new token
+        return RedirectResponse("/teacher" if caller.teacher else "/", status_code=303)
+
+    async def logout(self, request: Request) -> Response:
+        form = await request.form(max_files=0, max_fields=4)
+        if same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
+            request.session.clear()
+        return RedirectResponse("/login", status_code=303)
+
+    # students -------------------------------------------------------------------------------------------------
+
+    async def home(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        mine = context.store.submissions(Filters(student=caller.id))
+        solved = {row.problem_id for row in mine if row.verdict is Verdict.AC}
+        return self.render(
+            request,
+            "problems.html",
+            caller=caller,
+            problems=list(context.problems.values()),
+            solved=solved,
+            window=context.settings().refusal(time.time()),
+        )
+
+    async def problem(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        problem = context.problems.get(request.path_params["problem_id"])
+        if problem is None:
+            raise Refused(404, "no such problem")
+        if request.method == "POST":
+            _, file_name, source, language = await read_submission_form(request, context)
+            try:
+                submission_id = await run_in_threadpool(context.submit, caller, problem.id, file_name, source, language)
+            except Refused as refused:
+                return self.render(
+                    request,
+                    "problem.html",
+                    refused.status,
+                    caller=caller,
+                    problem=problem,
+                    page=self.statement(problem),
+                    languages=language_choices(),
+                    message=refused.message,
+                )
+            return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
+        return self.render(
+            request,
+            "problem.html",
+            caller=caller,
+            problem=problem,
+            page=self.statement(problem),
+            languages=language_choices(),
+        )
+
+    async def my_submissions(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        rows = context.store.submissions(Filters(student=caller.id))
+        return self.render(request, "submissions.html", caller=caller, rows=rows)
+
+    async def submission(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        try:
+            submission_id = int(request.path_params["submission_id"])
+        except ValueError:
+            raise Refused(404, "no such submission") from None
+        row = context.visible_submission(caller, submission_id)
+        source = context.store.source(row.id).decode("utf-8", "replace")
+        return self.render(
+            request,
+            "submission.html",
+            caller=caller,
+            row=row,
+            source=source,
+            document=submission_document(row, teacher=caller.teacher),
+        )
+
+    async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        return self.render(request, "scoreboard.html", caller=caller, board=context.scoreboard(caller))
+
+    # the teacher ----------------------------------------------------------------------------------------------
+
+    async def teacher(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        query = request.query_params
+        filters = Filters(
+            student=query.get("student") or None,
+            problem_id=query.get("problem") or None,
+            verdict=query.get("verdict") or None,
+        )
+        exported = [name for name in EXPORT_FILES if (context.export_dir / name).is_file()]
+        return self.render(
+            request,
+            "teacher.html",
+            caller=caller,
+            rows=context.store.submissions(filters),
+            filters=filters,
+            students=context.store.students(),
+            problems=list(context.problems),
+            verdicts=[verdict.short for verdict in Verdict],
+            settings=context.settings(),
+            exported=exported,
+            counts=context.store.counts(),
+            message=query.get("message", ""),
+        )
+
+    async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        target = str(form.get("target", ""))
+        if target == "submission":
+            try:
+                count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
+            except ValueError:
+                raise Refused(400, "give the submission's number") from None
+        elif target == "problem" and str(form.get("problem", "")) in context.problems:
+            count = context.store.requeue(problem_id=str(form.get("problem")))
+        elif target == "all":
+            count = context.store.requeue()
+        else:
+            raise Refused(400, "rejudge what? a submission, a problem of the list, or all")
+        context.store.put_settings({PROBLEMS_EPOCH: repr(time.time())})  # the judging process reads tests anew
+        return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
+
+    async def settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        try:
+            chosen = with_form(context.settings(), {key: str(value) for key, value in form.items()})
+        except JudgeError as error:
+            raise Refused(400, str(error)) from None
+        context.store.put_settings(chosen.stored())
+        return RedirectResponse("/teacher?message=settings+saved", status_code=303)
+
+    async def announce(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        text = str(form.get("text", "")).strip()
+        if not text:
+            raise Refused(400, "an announcement needs some text")
+        context.store.announce(text[:2000])
+        return RedirectResponse("/teacher?message=announced", status_code=303)
+
+    async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        students = list(context.store.students())
+        await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+        return RedirectResponse("/teacher?message=exported", status_code=303)
+
+    async def download(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        name = request.path_params["name"]
+        if name not in EXPORT_FILES or not (context.export_dir / name).is_file():
+            raise Refused(404, "no such export; export first")
+        return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
+
+    def routes(self) -> list[Route]:
+        teacher = {"teacher": True}
+        return [
+            Route("/login", self.login, methods=["GET", "POST"]),
+            Route("/logout", self.logout, methods=["POST"]),
+            Route("/", self.signed_in(self.home)),
+            Route("/problems/{problem_id}", self.signed_in(self.problem), methods=["GET", "POST"]),
+            Route("/submissions", self.signed_in(self.my_submissions)),
+            Route("/submissions/{submission_id}", self.signed_in(self.submission)),
+            Route("/scoreboard", self.signed_in(self.scoreboard)),
+            Route("/teacher", self.signed_in(self.teacher, **teacher)),
+            Route("/teacher/rejudge", self.signed_in(self.rejudge, **teacher), methods=["POST"]),
+            Route("/teacher/settings", self.signed_in(self.settings, **teacher), methods=["POST"]),
+            Route("/teacher/announce", self.signed_in(self.announce, **teacher), methods=["POST"]),
+            Route("/teacher/export", self.signed_in(self.export, **teacher), methods=["POST"]),
+            Route("/teacher/export/{name}", self.signed_in(self.download, **teacher)),
+        ]

@@ -1,0 +1,105 @@
+"""The scoreboard: ICPC style for pass-fail problems (problems solved, penalty minutes, attempts) and points for
+scored ones (a problem's best score).
+
+ICPC's rules: a problem counts once, at its first accepted submission; its penalty is the minutes from the start
+to that submission plus 20 for each rejected one before it. Compile errors and the judge's own failures (JE) are
+not attempts: they say nothing about the solution. Ranking: more problems solved, then more points, then less
+penalty; equal rows share a rank. During the freeze, a student sees other students' submissions from the freeze
+on as pending, not their verdicts (the teacher sees everything).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from judge.serve.store import StoredSubmission
+from judge.verdicts import Verdict
+
+PENALTY_MINUTES = 20
+NOT_ATTEMPTS = (Verdict.CE, Verdict.JE)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One student's standing on one problem."""
+
+    solved: bool
+    attempts: int
+    """Rejected submissions before the first accepted one (all of them when unsolved)."""
+    minutes: int | None
+    """When it was solved, from the start."""
+    points: float | None
+    """The best score on a scored problem (None: a pass-fail problem, or nothing scored yet)."""
+    pending: int
+    """Submissions still being judged (or hidden by the freeze)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    student: str
+    name: str
+    solved: int
+    penalty: int
+    points: float
+    cells: Mapping[str, Cell]
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    problems: tuple[str, ...]
+    rows: tuple[Row, ...]
+    frozen: bool
+
+
+def build(
+    submissions: Sequence[StoredSubmission],
+    students: Mapping[str, str],
+    problems: Sequence[str],
+    *,
+    start: float,
+    freeze_at: float | None,
+    viewer: str | None,
+) -> Scoreboard:
+    """The scoreboard as `viewer` may see it (None: the teacher, who sees through the freeze). `students` maps
+    ids to names; submissions in any order."""
+    by_pair: defaultdict[tuple[str, str], list[StoredSubmission]] = defaultdict(list)
+    for submission in sorted(submissions, key=lambda submission: submission.id):
+        by_pair[(submission.student, submission.problem_id)].append(submission)
+    rows = []
+    for student, name in students.items():
+        cells = {
+            problem: _cell(
+                by_pair.get((student, problem), []), start, freeze_at if viewer not in (None, student) else None
+            )
+            for problem in problems
+        }
+        solved = sum(cell.solved for cell in cells.values())
+        penalty = sum((cell.minutes or 0) + PENALTY_MINUTES * cell.attempts for cell in cells.values() if cell.solved)
+        points = sum(cell.points or 0.0 for cell in cells.values())
+        rows.append((student, name, solved, penalty, round(points, 6), cells))
+    rows.sort(key=lambda row: (-row[2], -row[4], row[3], row[0]))
+    ranked, rank, previous = [], 0, None
+    for position, (student, name, solved, penalty, points, cells) in enumerate(rows, start=1):
+        if (solved, points, penalty) != previous:
+            rank, previous = position, (solved, points, penalty)
+        ranked.append(Row(rank, student, name, solved, penalty, points, cells))
+    return Scoreboard(tuple(problems), tuple(ranked), frozen=freeze_at is not None and viewer is not None)
+
+
+def _cell(submissions: Sequence[StoredSubmission], start: float, hidden_from: float | None) -> Cell:
+    attempts, pending, points = 0, 0, None
+    for submission in submissions:
+        if submission.status != "done" or (hidden_from is not None and submission.submitted_at >= hidden_from):
+            pending += 1
+            continue
+        result = submission.result
+        if result is not None and result.score is not None:
+            points = max(points or 0.0, result.score)
+        if submission.verdict is Verdict.AC:
+            return Cell(True, attempts, max(0, int((submission.submitted_at - start) // 60)), points, pending)
+        if submission.verdict not in NOT_ATTEMPTS:
+            attempts += 1
+    return Cell(False, attempts, None, points, pending)

@@ -1,0 +1,240 @@
+"""`judge serve` as one command: hold the data folder, load the problems and the roster, start the judging
+process, and serve HTTP (or HTTPS) with uvicorn until Ctrl-C or SIGTERM.
+
+The judging process is supervised: if it dies (killed, out of memory), a new one is started, which puts the
+submissions the old one held back in the queue. On the way out the server stops it with SIGTERM, and it stops its
+workers (nothing is left running).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import ipaddress
+import multiprocessing
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from judge.batch.executors import ExecutorChoice
+from judge.batch.problems import load_problems
+from judge.errors import JudgeError
+from judge.options import RunOptions
+from judge.serve.auth import Passwords
+from judge.serve.judging import JudgingConfig, judging_main
+from judge.serve.roster import (
+    PASSWORDS_FILE,
+    SESSION_KEY_FILE,
+    TEACHER_ID,
+    TEACHER_SECRET_FILE,
+    RosterEntry,
+    kept_secret,
+    read_roster,
+)
+from judge.serve.service import ServeContext
+from judge.serve.store import Store, Student
+
+LOCK_FILE = "serve.lock"
+SUPERVISE_SECONDS = 0.5
+STOP_SECONDS = 20.0
+
+
+@dataclass(frozen=True)
+class ServeRequest:
+    """Everything `judge serve` was asked to do."""
+
+    problems_dir: Path
+    roster: Path
+    data_dir: Path
+    host: str
+    port: int
+    certfile: Path | None
+    keyfile: Path | None
+    executor: ExecutorChoice
+    options: RunOptions
+    max_pending: int
+
+
+@contextmanager
+def data_folder_lock(data_dir: Path) -> Iterator[None]:
+    """Create `data_dir` if missing and hold its lock; a second server on it is refused with one line."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise JudgeError(
+            f"{data_dir}: cannot use it as the data folder ({error.strerror}); give another --data"
+        ) from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise JudgeError(
+                f"{data_dir}: another `judge serve` is using this data folder; stop it first, or give another --data"
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def enrol(store: Store, entries: list[RosterEntry], passwords: Passwords) -> None:
+    """Make the roster the class: a student keeps their stored hash when their password still matches it, else
+    the password is hashed anew (argon2 releases the GIL, so this runs on threads)."""
+    known = store.students()
+
+    def student(entry: RosterEntry) -> Student:
+        stored = known.get(entry.id)
+        if stored is not None and passwords.verify(stored.password_hash, entry.password):
+            return Student(entry.id, entry.name, stored.password_hash)
+        return Student(entry.id, entry.name, passwords.hash(entry.password))
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        store.put_students(list(pool.map(student, entries)))
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a busy port is one clear line (port 0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise JudgeError(
+            f"--host {host} --port {port}: cannot listen there ({error.strerror}); choose another "
+            "--port (or stop what uses it)"
+        ) from None
+    sock.listen(128)
+    sock.set_inheritable(False)
+    return sock
+
+
+class JudgingSupervisor:
+    """Keeps one judging process running while the server runs (see the module's docstring)."""
+
+    def __init__(self, config: JudgingConfig, say: Callable[[str], None]) -> None:
+        self._config = config
+        self._say = say
+        self._context = multiprocessing.get_context("spawn")
+        self._stopping = threading.Event()
+        self._process: BaseProcess = self._start()
+        self._thread = threading.Thread(target=self._watch, name="judging-supervisor", daemon=True)
+        self._thread.start()
+
+    def _start(self) -> BaseProcess:
+        process = self._context.Process(target=judging_main, args=(self._config,), name="judge-serve-judging")
+        process.start()
+        return process
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(SUPERVISE_SECONDS):
+            if not self._process.is_alive():
+                self._say(
+                    f"judge serve: the judging process ended (exit {self._process.exitcode}); starting "
+                    "another, which judges the submissions it held again"
+                )
+                self._process = self._start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+        self._process.terminate()
+        self._process.join(STOP_SECONDS)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+
+
+def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
+    """Run the server until it is stopped; `say` prints a line for the teacher."""
+    import uvicorn
+
+    from judge.serve.app import create_app
+
+    problems = load_problems(request.problems_dir)  # a wrong PROBLEMS is told before any folder is made
+    with data_folder_lock(request.data_dir):
+        store = Store(request.data_dir)
+        store.create()
+        passwords = Passwords()
+        entries = read_roster(request.roster, request.data_dir)
+        enrol(store, entries, passwords)
+        sock = bind(request.host, request.port)
+        https = request.certfile is not None
+        context = ServeContext(
+            data_dir=request.data_dir,
+            store=store,
+            problems=problems,
+            teacher_secret=kept_secret(request.data_dir / TEACHER_SECRET_FILE),
+            session_key=kept_secret(request.data_dir / SESSION_KEY_FILE),
+            max_pending=request.max_pending,
+            https=https,
+            opened_at=_opened_at(store),
+            passwords=passwords,
+        )
+        config = uvicorn.Config(
+            create_app(context),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            ssl_certfile=str(request.certfile) if https else None,
+            ssl_keyfile=str(request.keyfile) if request.keyfile else None,
+        )
+        port = sock.getsockname()[1]
+        host = f"[{request.host}]" if ":" in request.host else request.host
+        url = f"{'https' if https else 'http'}://{host}:{port}/"
+        if not _loopback(request.host) and not https:
+            say(
+                f"warning: serving on {request.host} without TLS: passwords and code cross the network in the "
+                "clear; give --certfile/--keyfile, or put an HTTPS reverse proxy in front (README)"
+            )
+        workers = (
+            f"{request.executor.jobs} local worker(s)"
+            if request.executor.scheduler is None
+            else f"the Dask cluster at {request.executor.scheduler.address}"
+        )
+        say(f"judge serve: {url} ({len(problems)} problem(s), {len(entries)} student(s), judging on {workers})")
+        say(
+            f"teacher: sign in as {TEACHER_ID!r} with {context.teacher_secret} "
+            f"(kept in {request.data_dir / TEACHER_SECRET_FILE})"
+        )
+        if any(entry.generated for entry in entries):
+            say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
+        supervisor = JudgingSupervisor(
+            JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid()), say
+        )
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            supervisor.stop()
+            sock.close()
+
+
+def _opened_at(store: Store) -> float:
+    """When this data folder first served: the start of penalty minutes when the teacher set no window."""
+    settings = store.settings()
+    if "opened_at" not in settings:
+        settings["opened_at"] = repr(time.time())
+        store.put_settings({"opened_at": settings["opened_at"]})
+    return float(settings["opened_at"])
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` is this machine only (a name other than localhost counts as the network)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def say_on_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)

@@ -1,0 +1,188 @@
+"""What the JSON API and the pages both do, in one place: who is calling, submitting, and what a caller may see.
+
+`ServeContext` is the server's state, made once by server.py and handed to the routes (no globals): the store, the
+problems, the signed-in checks and the rate limits.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from starlette.requests import Request
+
+from judge.errors import SubmissionError
+from judge.languages.catalog import LANGUAGES
+from judge.languages.detection import detect_language
+from judge.problems.model import Problem
+from judge.serve.auth import Caller, Passwords, RateLimiter, VerifiedPasswords, basic_credentials, same_secret
+from judge.serve.contest import ContestSettings
+from judge.serve.roster import TEACHER_ID
+from judge.serve.scoreboard import Scoreboard, build
+from judge.serve.store import NewSubmission, Store, StoredSubmission
+
+SESSION_USER = "user"
+MAX_FILE_NAME = 100
+_PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}")
+"""A file name kept as uploaded; any other (a leading dot, spaces, controls, non-ASCII) becomes Main.<ext>."""
+LOGIN_ATTEMPTS = (10, 300.0)
+"""Sign-in attempts allowed per id (and per address, times 10) in so many seconds."""
+SUBMISSIONS_PER_MINUTE = 6
+
+
+class Refused(Exception):
+    """A request the judge answers with an HTTP error and one line saying why (and what to do)."""
+
+    def __init__(self, status: int, message: str, retry_after: float = 0.0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after = retry_after
+
+
+@dataclass
+class ServeContext:
+    """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords)."""
+
+    data_dir: Path
+    store: Store
+    problems: dict[str, Problem]
+    teacher_secret: str
+    session_key: str
+    max_pending: int
+    https: bool
+    opened_at: float
+    passwords: Passwords = field(default_factory=Passwords)
+    verified: VerifiedPasswords = field(default_factory=VerifiedPasswords)
+    login_limits: RateLimiter = field(default_factory=lambda: RateLimiter(*LOGIN_ATTEMPTS))
+    address_limits: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_ATTEMPTS[0] * 10, LOGIN_ATTEMPTS[1]))
+    submit_limits: RateLimiter = field(default_factory=lambda: RateLimiter(SUBMISSIONS_PER_MINUTE, 60.0))
+
+    @property
+    def export_dir(self) -> Path:
+        return self.data_dir / "export"
+
+    def settings(self) -> ContestSettings:
+        return ContestSettings.of(self.store.settings())
+
+    # who is calling -------------------------------------------------------------------------------------------
+
+    def check_password(self, user: str, password: str, address: str) -> Caller:
+        """The caller `user` proves to be with `password`; Refused (429 past the attempts allowed, else 401)."""
+        for limiter, key in ((self.login_limits, user), (self.address_limits, address)):
+            wait = limiter.retry_after(key)
+            if wait:
+                raise Refused(429, f"too many sign-in attempts; try again in {int(wait) + 1} s", wait)
+        if user == TEACHER_ID:
+            if same_secret(password, self.teacher_secret):
+                self.login_limits.forget(user)
+                return Caller(TEACHER_ID, "teacher")
+            raise Refused(401, "wrong id or password")
+        student = self.store.student(user)
+        if student is None:
+            self.passwords.hash(password)  # as slow as a real check, so the time does not tell which ids exist
+            raise Refused(401, "wrong id or password")
+        if not (
+            self.verified.known(user, student.password_hash, password)
+            or self.passwords.verify(student.password_hash, password)
+        ):
+            raise Refused(401, "wrong id or password")
+        self.verified.remember(user, student.password_hash, password)
+        self.login_limits.forget(user)
+        return Caller(student.id, student.name)
+
+    def caller(self, request: Request) -> Caller | None:
+        """HTTP Basic when the request carries it (scripts), else the signed session (browsers); None: nobody.
+        Wrong Basic credentials raise Refused (401 or 429)."""
+        header = request.headers.get("authorization")
+        if header is not None:
+            credentials = basic_credentials(header)
+            if credentials is None:
+                raise Refused(401, "give HTTP Basic credentials: your id and password")
+            return self.check_password(*credentials, address=_address(request))
+        user = request.session.get(SESSION_USER)
+        if user == TEACHER_ID:
+            return Caller(TEACHER_ID, "teacher")
+        student = self.store.student(user) if isinstance(user, str) else None
+        return Caller(student.id, student.name) if student is not None else None
+
+    # submitting -----------------------------------------------------------------------------------------------
+
+    def submit(self, caller: Caller, problem_id: str, file_name: str, source: bytes, language: str | None) -> int:
+        """Store a submission (durably, before this returns its id) or raise Refused saying why not."""
+        if caller.teacher:
+            raise Refused(403, "the teacher does not submit; sign in as a student")
+        problem = self.problems.get(problem_id)
+        if problem is None:
+            raise Refused(404, f"no problem {problem_id!r}; see the problem list")
+        refusal = self.settings().refusal(time.time())
+        if refusal:
+            raise Refused(403, refusal)
+        limit = 1024 * problem.spec.source_limit
+        if len(source) > limit:
+            raise Refused(
+                413,
+                f"the source is {len(source)} bytes; this problem accepts at most {limit} "
+                f"({problem.spec.source_limit} KiB)",
+            )
+        if not source.strip():
+            raise Refused(400, "the source is empty; choose a file or paste your code")
+        name = PurePosixPath(file_name.replace("\\", "/")).name[:MAX_FILE_NAME]
+        try:
+            chosen = detect_language(Path(name or "source"), language or None)
+        except SubmissionError as error:
+            raise Refused(400, f"{error}".replace("--lang", "the language field")) from None
+        if not _PLAIN_FILE_NAME.fullmatch(name) or Path(name).suffix.lower() not in chosen.extensions:
+            name = chosen.source_file("Main")  # the worker writes the file under this name: nothing odd in it
+        wait = self.submit_limits.retry_after(caller.id)
+        if wait:
+            raise Refused(
+                429, f"at most {SUBMISSIONS_PER_MINUTE} submissions a minute; try again in {int(wait) + 1} s", wait
+            )
+        stored = self.store.add_submission(
+            NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
+        )
+        if stored is None:
+            raise Refused(
+                429,
+                f"you already have {self.max_pending} submissions waiting to be judged; "
+                "submit again when one has its verdict",
+            )
+        return stored
+
+    # what a caller may see ------------------------------------------------------------------------------------
+
+    def visible_submission(self, caller: Caller, submission_id: int) -> StoredSubmission:
+        """The submission, if it is the caller's own (or the caller is the teacher); 404 otherwise, so that
+        another student's ids are not even confirmed to exist."""
+        submission = self.store.submission(submission_id)
+        if submission is None or not (caller.teacher or submission.student == caller.id):
+            raise Refused(404, f"no submission {submission_id} of yours")
+        return submission
+
+    def scoreboard(self, caller: Caller) -> Scoreboard:
+        settings = self.settings()
+        if settings.scoreboard_hidden and not caller.teacher:
+            raise Refused(403, "the teacher has hidden the scoreboard")
+        freeze_at = settings.freeze_at
+        frozen = freeze_at is not None and time.time() >= freeze_at
+        students = {student.id: student.name for student in self.store.students().values()}
+        return build(
+            self.store.submissions(),
+            students,
+            list(self.problems),
+            start=settings.start if settings.start is not None else self.opened_at,
+            freeze_at=freeze_at if frozen else None,
+            viewer=None if caller.teacher else caller.id,
+        )
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """(key, display name) of every language, for the submit form."""
+    return [(language.key, language.display) for language in LANGUAGES.values()]
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"

@@ -1,0 +1,141 @@
+// The pages' only script (the Content-Security-Policy allows no other): it keeps a submission's status, the list
+// of my submissions and the scoreboard up to date from the JSON API, without reloading. Everything it shows is
+// set as textContent, never as HTML, so what a student wrote or printed stays text.
+"use strict";
+
+const POLL_MS = 1000;
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text;
+  row.appendChild(td);
+  return td;
+}
+
+function verdictCell(row, verdict, fallback) {
+  const td = document.createElement("td");
+  const span = document.createElement("span");
+  span.className = verdict ? "verdict v-" + verdict : "";
+  span.textContent = verdict || fallback;
+  td.appendChild(span);
+  row.appendChild(td);
+}
+
+async function fetchJson(url) {
+  const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(url + ": " + response.status);
+  return response.json();
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+}
+
+function drawSubmission(live, doc) {
+  const status = document.getElementById("status");
+  status.textContent = doc.status === "done" ? doc.verdict + " (" + doc.verdict_name + ")"
+    : doc.progress ? doc.status + ": " + doc.progress : doc.status;
+  live.dataset.status = doc.status;
+  const summary = document.getElementById("summary");
+  summary.textContent = doc.tests_total === null ? "" : doc.tests_passed + "/" + doc.tests_total + " tests passed " + doc.score;
+  const compile = document.getElementById("compile-message");
+  compile.textContent = doc.compile_message;
+  compile.hidden = !doc.compile_message;
+  const body = document.querySelector("#tests tbody");
+  body.replaceChildren();
+  for (const test of doc.tests) {
+    const row = document.createElement("tr");
+    cell(row, test.name);
+    verdictCell(row, test.verdict, "");
+    cell(row, test.cpu_seconds.toFixed(3));
+    cell(row, test.wall_seconds.toFixed(3));
+    cell(row, test.peak_mib.toFixed(1));
+    const message = cell(row, "");
+    const pre = document.createElement("pre");
+    pre.textContent = test.message + (test.diff ? "\n" + test.diff : "");
+    message.appendChild(pre);
+    body.appendChild(row);
+  }
+  const hints = document.getElementById("hints");
+  hints.replaceChildren();
+  for (const hint of doc.hints) {
+    const item = document.createElement("li");
+    item.textContent = hint;
+    hints.appendChild(item);
+  }
+  if (doc.error) {
+    summary.textContent = "judge error: " + doc.error;
+  }
+}
+
+function drawMine(table, docs) {
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  for (const doc of docs) {
+    const row = document.createElement("tr");
+    const first = cell(row, "");
+    const link = document.createElement("a");
+    link.href = "/submissions/" + encodeURIComponent(doc.id);
+    link.textContent = String(doc.id);
+    first.appendChild(link);
+    cell(row, doc.problem);
+    cell(row, doc.language);
+    cell(row, when(doc.submitted_at));
+    verdictCell(row, doc.verdict, doc.status);
+    body.appendChild(row);
+  }
+}
+
+function drawScoreboard(table, board) {
+  const head = table.querySelector("thead tr");
+  head.replaceChildren();
+  for (const title of ["rank", "student", "solved", "penalty", "points", ...board.problems]) {
+    const th = document.createElement("th");
+    th.textContent = title;
+    head.appendChild(th);
+  }
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  for (const entry of board.rows) {
+    const row = document.createElement("tr");
+    for (const value of [entry.rank, entry.name, entry.solved, entry.penalty, entry.points]) cell(row, String(value));
+    for (const problem of board.problems) {
+      const c = entry.cells[problem];
+      let text = "";
+      if (c.solved) text = "+" + (c.attempts ? c.attempts : "") + " " + c.minutes + "'";
+      else if (c.attempts) text = "-" + c.attempts;
+      if (c.points !== null) text += " " + c.points;
+      if (c.pending) text += " ?" + c.pending;
+      cell(row, text, c.solved ? "solved" : c.attempts ? "failed" : "");
+    }
+    body.appendChild(row);
+  }
+  document.getElementById("frozen").hidden = !board.frozen;
+}
+
+function poll(load, draw, keepGoing) {
+  const step = async () => {
+    try {
+      const data = await load();
+      draw(data);
+      if (!keepGoing(data)) return;
+    } catch (error) {
+      // a restarting server or a lost connection: try again at the next tick
+    }
+    setTimeout(step, POLL_MS);
+  };
+  step();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const live = document.getElementById("live");
+  if (live && live.dataset.status !== "done") {
+    const url = "/api/submissions/" + encodeURIComponent(live.dataset.submission);
+    poll(() => fetchJson(url), (doc) => drawSubmission(live, doc), (doc) => doc.status !== "done");
+  }
+  const mine = document.getElementById("my-submissions");
+  if (mine) poll(() => fetchJson(mine.dataset.poll), (docs) => drawMine(mine, docs), () => true);
+  const board = document.getElementById("scoreboard");
+  if (board) poll(() => fetchJson(board.dataset.poll), (data) => drawScoreboard(board, data), () => true);
+});

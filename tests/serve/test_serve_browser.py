@@ -1,0 +1,107 @@
+"""The pages in a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright): two students sign in,
+submit an AC and a WA by pasting code, watch their verdicts arrive without reloading, and see the scoreboard
+change; hostile names and code stay text, and the pages log no error (a CSP violation would be one).
+
+Set JUDGE_SCREENSHOTS=DIR to keep the screenshots (README's come from here)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serve_fixtures import AC_SOURCE, WA_SOURCE, running_server, write_roster
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update"]
+VERDICT_MS = 120_000
+HOSTILE_NAME = 'Lee <img src=x onerror="document.title=1">'
+HOSTILE_CODE = "# </pre><script>document.title='pwned'</script>\x1b[2J\n" + WA_SOURCE
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium "
+                                                              "(apt-get install chromium)")
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def _watched(context: object, errors: list[str]) -> object:
+    page = context.new_page()  # type: ignore[attr-defined]
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    return page
+
+
+def _sign_in(page: object, url: str, user: str, password: str) -> None:
+    page.goto(url + "login")  # type: ignore[attr-defined]
+    page.fill("#id", user)  # type: ignore[attr-defined]
+    page.fill("#password", password)  # type: ignore[attr-defined]
+    page.click("#sign-in")  # type: ignore[attr-defined]
+    page.wait_for_url(url)  # type: ignore[attr-defined]
+
+
+def _submit(page: object, url: str, code: str) -> None:
+    page.goto(url + "problems/sum")  # type: ignore[attr-defined]
+    page.fill("#code", code)  # type: ignore[attr-defined]
+    page.select_option("#language", "python3")  # type: ignore[attr-defined]
+    page.click("#submit")  # type: ignore[attr-defined]
+    page.wait_for_url("**/submissions/*")  # type: ignore[attr-defined]
+    page.evaluate("window.notReloaded = true")  # type: ignore[attr-defined]
+
+
+def _shot(page: object, name: str, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("JUDGE_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / name), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_reloading(browser: object,
+                                                                                        tmp_path: Path) -> None:
+    write_roster(tmp_path / "roster.csv", (("kim", "Kim Minji", "kim-password"), ("lee", HOSTILE_NAME, "lee-pw")))
+    errors: list[str] = []
+    with running_server(tmp_path, "-j", "2") as server:
+        kim_context, lee_context = browser.new_context(), browser.new_context()  # type: ignore[attr-defined]
+        kim, board, lee = _watched(kim_context, errors), _watched(kim_context, errors), _watched(lee_context, errors)
+        _sign_in(kim, server.url, "kim", "kim-password")
+        _sign_in(lee, server.url, "lee", "lee-pw")
+        board.goto(server.url + "scoreboard")  # type: ignore[attr-defined]
+        board.evaluate("window.notReloaded = true")  # type: ignore[attr-defined]
+        assert "Kim Minji" in board.inner_text("#scoreboard")  # type: ignore[attr-defined]
+
+        _submit(kim, server.url, AC_SOURCE)
+        _submit(lee, server.url, HOSTILE_CODE)
+        expect = playwright_api.expect  # waits by polling the DOM; a string predicate would need 'unsafe-eval'
+        expect(kim.locator("#status")).to_have_text(re.compile("^AC"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
+        expect(lee.locator("#status")).to_have_text(re.compile("^WA"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
+        kim_row = board.locator("#scoreboard tbody tr", has_text="Kim Minji")  # type: ignore[attr-defined]
+        expect(kim_row.locator("td").nth(2)).to_have_text("1", timeout=VERDICT_MS)
+
+        for page in (kim, lee, board):
+            assert page.evaluate("window.notReloaded === true")  # type: ignore[attr-defined]
+        assert kim.inner_text("#tests").count("AC") == 2  # type: ignore[attr-defined]
+        lee_rows = lee.inner_text("#tests")  # type: ignore[attr-defined]
+        assert "expected '3', got '0'" in lee_rows and "hidden test: verdict only" in lee_rows
+        assert HOSTILE_CODE.split("\n")[0].replace("\x1b", "\\x1b") in lee.inner_text("#source")  # type: ignore[attr-defined]
+        assert HOSTILE_NAME in board.inner_text("#scoreboard")  # type: ignore[attr-defined]
+        for page in (kim, lee, board):
+            assert page.locator("img").count() == 0 and page.title() not in ("1", "pwned")  # type: ignore[attr-defined]
+        _shot(kim, "serve-submission.png", tmp_path)
+        _shot(board, "serve-scoreboard.png", tmp_path)
+        kim.goto(server.url + "problems/sum")  # type: ignore[attr-defined]
+        _shot(kim, "serve-problem.png", tmp_path)
+        assert errors == []
+        opened = lee.goto(kim.url.replace("problems/sum", "submissions/1"))  # type: ignore[attr-defined]
+        assert opened.status == 404 and "print(a + b)" not in lee.content()  # type: ignore[attr-defined]

@@ -1,0 +1,85 @@
+"""The data folder's database: the fair queue, the pending cap, claims that make every result count once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.batch.tasks import SubmissionOutcome
+from judge.serve.store import NewSubmission, Store
+from judge.verdicts import Verdict
+
+
+def _store(tmp_path: Path) -> Store:
+    store = Store(tmp_path)
+    store.create()
+    return store
+
+
+def _submit(store: Store, student: str, cap: int = 100) -> int | None:
+    return store.add_submission(NewSubmission(student, "sum", "python3", "a.py", b"print(1)\n"), cap)
+
+
+def test_everyones_first_submission_comes_before_anyones_second(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    greedy = [_submit(store, "greedy") for _ in range(10)]
+    late_a, late_b = _submit(store, "a"), _submit(store, "b")
+
+    order = store.queued_in_fair_order(4)
+
+    assert order == [greedy[0], late_a, late_b, greedy[1]]
+
+
+def test_a_student_being_judged_waits_behind_the_others_first(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    first = _submit(store, "greedy")
+    second = _submit(store, "greedy")
+    assert first is not None
+    store.claim([first], "judging-1")
+    other = _submit(store, "other")
+
+    assert store.queued_in_fair_order(2) == [other, second]
+
+
+def test_pending_submissions_are_capped_per_student(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    assert [_submit(store, "kim", cap=2) is not None for _ in range(3)] == [True, True, False]
+    assert _submit(store, "lee", cap=2) is not None
+    assert store.counts() == {"queued": 3}
+
+
+def test_a_result_is_stored_only_under_the_claim_that_holds_it(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    submission = _submit(store, "kim")
+    assert submission is not None
+    outcome = SubmissionOutcome(verdict=Verdict.WA, tests_passed=0, result=None, error="", worker="w")
+    assert [row.id for row, _ in store.claim([submission], "old")] == [submission]
+    assert store.release_claims() == 1  # a new judging process started: the old one's claim is void
+    assert [row.id for row, _ in store.claim([submission], "new")] == [submission]
+
+    assert store.finish(submission, "old", outcome) is False
+    assert store.finish(submission, "new", outcome) is True
+    assert store.finish(submission, "new", outcome) is False  # done: a duplicate result changes nothing
+    row = store.submission(submission)
+    assert row is not None and row.status == "done" and row.verdict is Verdict.WA
+
+
+def test_a_claimed_submission_cannot_be_claimed_twice(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    submission = _submit(store, "kim")
+    assert submission is not None
+    assert len(store.claim([submission], "one")) == 1
+    assert store.claim([submission], "two") == []
+
+
+def test_rejudging_queues_again_and_voids_a_result_in_flight(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    first, second = _submit(store, "kim"), _submit(store, "lee")
+    assert first is not None and second is not None
+    store.claim([first, second], "c")
+    outcome = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
+    store.finish(first, "c", outcome)
+
+    assert store.requeue(problem_id="sum") == 2
+    assert store.finish(second, "c", outcome) is False
+    assert store.counts() == {"queued": 2}
+    assert store.requeue(submission_id=first) == 1
