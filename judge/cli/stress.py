@@ -25,45 +25,96 @@ PIPE_PROGRESS_SECONDS = 5.0
 @click.command("stress")
 @click.argument("problem", type=click.Path(path_type=Path))
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option("--reference", type=click.Path(path_type=Path), default=None,
-              help="The program whose output is the expected answer (default: the first accepted submission under "
-                   "--submissions-dir/<id>/accepted/).")
+@click.option(
+    "--reference",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The program whose output is the expected answer (default: the first accepted submission under "
+    "--submissions-dir/<id>/accepted/).",
+)
 @click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
-@click.option("--budget", "budget_seconds", type=click.FloatRange(min=0, min_open=True), default=60.0,
-              show_default=True, metavar="SECONDS", help="Stop searching after this long.")
-@click.option("--max-examples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Inputs to try at most (before shrinking).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
-              help="Repeat a run exactly (default: a new random seed, printed).")
-@click.option("--database", type=click.Path(path_type=Path), default=None,
-              help="Keep Hypothesis's failing examples in this folder and try them first next time, instead of "
-                   "a seed (default: nothing is kept).")
+@click.option(
+    "--budget",
+    "budget_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop searching after this long.",
+)
+@click.option(
+    "--max-examples",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Inputs to try at most (before shrinking).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="Repeat a run exactly (default: a new random seed, printed).",
+)
+@click.option(
+    "--database",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Keep Hypothesis's failing examples in this folder and try them first next time, instead of "
+    "a seed (default: nothing is kept).",
+)
 @click.option("--lang", metavar="KEY", help="The submission's language key, instead of guessing from the extension.")
 @format_options(REPORTERS)
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @source_limit_option
 @sandbox_options
-def stress_command(problem: Path, source: Path, reference: Path | None, submissions_dir: Path,
-                   budget_seconds: float, max_examples: int, seed: int | None, database: Path | None,
-                   lang: str | None, report_format: str | None, as_json: bool, quiet: bool,
-                   source_limit: int | None, sandbox: str, require_sandbox: bool,
-                   containment: str | None) -> int:
+def stress_command(
+    problem: Path,
+    source: Path,
+    reference: Path | None,
+    submissions_dir: Path,
+    budget_seconds: float,
+    max_examples: int,
+    seed: int | None,
+    database: Path | None,
+    lang: str | None,
+    report_format: str | None,
+    as_json: bool,
+    quiet: bool,
+    source_limit: int | None,
+    sandbox: str,
+    require_sandbox: bool,
+    containment: str | None,
+) -> int:
     """Run SOURCE on generated inputs of PROBLEM until one is not accepted, then shrink that input."""
     shown = chosen_format(report_format, as_json)
     if seed is not None and database is not None:
         raise click.UsageError("--seed and --database: choose one; Hypothesis ignores its database in a seeded run")
-    chosen_seed = None if database is not None else seed if seed is not None else random.SystemRandom().randint(
-        0, MAX_SEED)
+    chosen_seed = (
+        None if database is not None else seed if seed is not None else random.SystemRandom().randint(0, MAX_SEED)
+    )
     request = StressRequest(
-        problem=load_problem_folder(problem), source=source, reference=reference, submissions_dir=submissions_dir,
-        budget_seconds=budget_seconds, max_examples=max_examples, seed=chosen_seed,
-        options=RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment,
-                           source_limit_kib=source_limit),
+        problem=load_problem_folder(problem),
+        source=source,
+        reference=reference,
+        submissions_dir=submissions_dir,
+        budget_seconds=budget_seconds,
+        max_examples=max_examples,
+        seed=chosen_seed,
+        options=RunOptions(
+            language=lang,
+            sandbox=sandbox_choice(sandbox, require_sandbox),
+            containment=containment,
+            source_limit_kib=source_limit,
+        ),
         database=database,
     )
     if not quiet:
-        click.echo(f"judge stress: seed {chosen_seed}" if chosen_seed is not None else
-                   f"judge stress: examples kept in {database}", err=True)
+        click.echo(
+            f"judge stress: seed {chosen_seed}"
+            if chosen_seed is not None
+            else f"judge stress: examples kept in {database}",
+            err=True,
+        )
     result = stress(request, _progress(quiet))
     if not quiet and sys.stderr.isatty():
         click.echo("", err=True)

@@ -1,18 +1,23 @@
 """Where `judge stress` gets inputs: the problem's `strategy.py`, else its `generator.py`.
 
 `strategy.py` is the teacher's code and runs in the judge's process, as Hypothesis needs it to: it defines
-`inputs()`, a Hypothesis strategy of input texts, and may define `size(text)`, how the report names an input's
-size. `generator.py` is problem code like the validator and runs confined: `python generator.py --seed N` prints
+`inputs()`, a Hypothesis strategy of input texts, and may define
+  - `size(text)`, how the report names an input's size ("5 blanks");
+  - `magnitude(text)`, the same as a number, to pick the smallest failing bundled test (default: its length);
+  - `simplify(text, answer)`, smaller legal inputs to try instead of `text`, biggest step first, given a correct
+    `answer` for it: how a failing bundled test is shrunk (without it, the test is reported as it is).
+`generator.py` is problem code like the validator and runs confined: `python generator.py --seed N` prints
 one input. Either way every input is checked by the problem's validator before a submission sees it.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from hypothesis.strategies import SearchStrategy
 
@@ -22,6 +27,13 @@ from judge.problems.model import Problem
 STRATEGY_FILE = "strategy.py"
 GENERATOR_FILE = "generator.py"
 
+GENERATOR_CONTRACT = (
+    "for judge stress, `python3 generator.py --seed N` must print one input and write no file (or write a strategy.py)"
+)
+
+Simplify = Callable[[str, str], Iterable[str]]
+"""`simplify(text, answer)`: smaller inputs to try instead of `text`, biggest step first."""
+
 
 @dataclass(frozen=True)
 class StrategyInputs:
@@ -30,6 +42,8 @@ class StrategyInputs:
     path: Path
     strategy: SearchStrategy[str]
     size: Callable[[str], str]
+    magnitude: Callable[[str], int]
+    simplify: Simplify | None
 
 
 @dataclass(frozen=True)
@@ -37,6 +51,19 @@ class GeneratorInputs:
     """Inputs from `generator.py --seed N`, one per seed, not shrunk."""
 
     path: Path
+
+    @staticmethod
+    def size(text: str) -> str:
+        return _characters(text)
+
+    @staticmethod
+    def magnitude(text: str) -> int:
+        return len(text)
+
+    @property
+    def simplify(self) -> None:
+        """A generator offers no way to make one of its inputs smaller."""
+        return None
 
 
 InputSource = StrategyInputs | GeneratorInputs
@@ -50,8 +77,10 @@ def input_source(problem: Problem) -> InputSource:
     generator_path = problem.root / GENERATOR_FILE
     if generator_path.is_file():
         return GeneratorInputs(generator_path)
-    raise SpecError(f"{problem.root}: no {STRATEGY_FILE} or {GENERATOR_FILE}; write a {STRATEGY_FILE} defining "
-                    f"inputs() (a Hypothesis strategy of input texts) to stress-test this problem")
+    raise SpecError(
+        f"{problem.root}: no {STRATEGY_FILE} or {GENERATOR_FILE}; write a {STRATEGY_FILE} defining "
+        f"inputs() (a Hypothesis strategy of input texts) to stress-test this problem"
+    )
 
 
 def _load_strategy(path: Path) -> StrategyInputs:
@@ -62,8 +91,19 @@ def _load_strategy(path: Path) -> StrategyInputs:
     strategy = make()
     if not isinstance(strategy, SearchStrategy):
         raise SpecError(f"{path}: inputs() returned {type(strategy).__name__}; return a Hypothesis strategy")
-    size = getattr(module, "size", None)
-    return StrategyInputs(path, strategy, size if callable(size) else _characters)
+    return StrategyInputs(
+        path,
+        strategy,
+        _optional(module, "size") or _characters,
+        _optional(module, "magnitude") or len,
+        _optional(module, "simplify"),
+    )
+
+
+def _optional(module: ModuleType, name: str) -> Callable[..., Any] | None:
+    """The module's function `name`, or None (a name bound to something not callable counts as absent)."""
+    found = getattr(module, name, None)
+    return found if callable(found) else None
 
 
 def _import(path: Path) -> ModuleType:

@@ -1,37 +1,37 @@
-"""The search of `judge stress`. With a strategy, Hypothesis (as a library) draws inputs, and once one fails it
+"""The search of `judge stress`. First the problem's own tests, smallest first: the first that fails is simplified
+(from_tests.py). When every test passes, with a strategy, Hypothesis (as a library) draws inputs, and once one fails it
 shrinks it while the verdict stays the same: the first failing verdict is the target, and an input with another
 verdict counts as passing while shrinking. Without one, `generator.py` is run seed after seed, with no shrinking.
 
 A run is repeatable: the seed picks every draw (Hypothesis's `seed`, or the generator's seeds), and each distinct
 input is judged once, so a replay sees the same verdict. Hypothesis ignores its example database in a seeded run,
-so `--database` runs unseeded instead: there the saved examples are what repeats. The budget stops the search: past it, inputs not judged
-yet count as passing, so Hypothesis winds down (a shrink in progress keeps the smallest failure found so far).
+so `--database` runs unseeded instead: there the saved examples are what repeats. The budget stops the search:
+past it, inputs not judged yet count as passing, so Hypothesis winds down (a shrink in progress keeps the smallest
+failure found so far).
 No example database is written unless one is asked for, and Hypothesis's other files (its cache of the
 constants in the source) go to the run's temporary folder, never to `.hypothesis/` in the user's folder.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import hypothesis
-from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from judge.errors import SpecError
 from judge.options import RunOptions
-from judge.problem_code import run_generator
 from judge.problems.model import Problem
-from judge.stress.inputs import GeneratorInputs, InputSource, StrategyInputs, input_source
+from judge.programs.generators import run_generator
+from judge.stress.budget import Clock, Progress
+from judge.stress.from_tests import failing_test_shrunk
+from judge.stress.inputs import GENERATOR_CONTRACT, GeneratorInputs, InputSource, StrategyInputs, input_source
 from judge.stress.trials import Bench, Trial, find_reference, open_bench
 from judge.verdicts import Verdict
-
-Progress = Callable[[int, float, str, Verdict], None]
-"""Told after each judged input: how many inputs were judged, seconds so far, the input's size, its verdict."""
 
 
 @dataclass(frozen=True)
@@ -51,19 +51,25 @@ class StressRequest:
 
 @dataclass(frozen=True)
 class StressReport:
-    """The outcome: the smallest failing input found (None if every input was accepted), and how it was found."""
+    """The outcome: the smallest failing input found (None if every input was accepted), and how it was found:
+    `from_test` names the bundled test it came from ("" when the random search found it), `simplified` whether it
+    was made smaller; the expected output is the test's answer when it was not, else the reference's."""
 
     problem_id: str
     submission: str
     reference: str
     inputs_from: str
     shrinks: bool
+    simplifies: bool
     seed: int | None
     judged: int
     seconds: float
     budget_spent: bool
     failure: Trial | None
     size: str
+    from_test: str = ""
+    from_test_size: str = ""
+    simplified: bool = False
     compile_message: str = ""
 
 
@@ -72,39 +78,46 @@ def stress(request: StressRequest, progress: Progress) -> StressReport:
     source = input_source(request.problem)
     reference = request.reference or find_reference(request.problem, request.submissions_dir)
     with open_bench(request.problem, request.source, reference, request.options, str(source.path)) as bench:
-        report = dict(problem_id=request.problem.id, submission=str(request.source), reference=str(reference),
-                      inputs_from=str(source.path), shrinks=isinstance(source, StrategyInputs), seed=request.seed)
+        report: dict[str, Any] = {
+            "problem_id": request.problem.id,
+            "submission": str(request.source),
+            "reference": str(reference),
+            "inputs_from": str(source.path),
+            "shrinks": isinstance(source, StrategyInputs),
+            "simplifies": source.simplify is not None,
+            "seed": request.seed,
+        }
         if not bench.submission.compiled.ok:
             failed = Trial(b"", Verdict.CE, "", b"", b"", 0.0)
-            return StressReport(**report, judged=0, seconds=0.0, budget_spent=False, failure=failed, size="",
-                                compile_message=bench.submission.compiled.message)
-        clock = _Clock(time.monotonic(), request.budget_seconds)
-        found = _search(source, bench, request, clock, progress)
-        size = _size_of(source, found.input) if found else ""
-        return StressReport(**report, judged=len(bench.seen), seconds=round(clock.elapsed(), 2),
-                            budget_spent=clock.spent(), failure=found, size=size)
+            return StressReport(
+                **report,
+                judged=0,
+                seconds=0.0,
+                budget_spent=False,
+                failure=failed,
+                size="",
+                compile_message=bench.submission.compiled.message,
+            )
+        clock = Clock.started(request.budget_seconds)
+        from_test = failing_test_shrunk(request.problem, source, bench, clock, progress)
+        found = from_test.trial if from_test else _search(source, bench, request, clock, progress)
+        size = source.size(found.input.decode("utf-8", errors="replace")) if found else ""
+        return StressReport(
+            **report,
+            judged=len(bench.seen),
+            seconds=round(clock.elapsed(), 2),
+            budget_spent=clock.spent(),
+            failure=found,
+            size=size,
+            from_test=from_test.test.name if from_test else "",
+            from_test_size=from_test.test_size if from_test else "",
+            simplified=from_test.simplified if from_test else False,
+        )
 
 
-@dataclass(frozen=True)
-class _Clock:
-    start: float
-    budget: float
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-    def spent(self) -> bool:
-        return self.elapsed() >= self.budget
-
-
-def _size_of(source: InputSource, data: bytes) -> str:
-    if isinstance(source, StrategyInputs):
-        return source.size(data.decode("utf-8", errors="replace"))
-    return f"{len(data)} bytes"
-
-
-def _search(source: InputSource, bench: Bench, request: StressRequest, clock: _Clock,
-            progress: Progress) -> Trial | None:
+def _search(
+    source: InputSource, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
+) -> Trial | None:
     if isinstance(source, StrategyInputs):
         return _hypothesis_search(source, bench, request, clock, progress)
     return _generator_search(source, bench, request, clock, progress)
@@ -118,8 +131,9 @@ class _Failing(Exception):
         self.trial = trial
 
 
-def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequest, clock: _Clock,
-                       progress: Progress) -> Trial | None:
+def _hypothesis_search(
+    source: StrategyInputs, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
+) -> Trial | None:
     target: list[Verdict] = []  # the first failing verdict, which shrinking keeps
     stopped: list[BaseException] = []  # a judge failure or a bad strategy: ends the search, raised after it
 
@@ -132,7 +146,7 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
         except Exception as error:  # noqa: BLE001 -- kept from Hypothesis, which would shrink it; raised after
             stopped.append(error)
             return
-        progress(len(bench.seen), clock.elapsed(), _size_of(source, data), trial.verdict)
+        progress(len(bench.seen), clock.elapsed(), source.size(data.decode("utf-8", errors="replace")), trial.verdict)
         if trial.verdict is Verdict.AC:
             return
         target[:] = target or [trial.verdict]
@@ -141,10 +155,13 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
 
     test = given(source.strategy)(probe)
     test = settings(
-        max_examples=request.max_examples, deadline=None, derandomize=False, report_multiple_bugs=False,
+        max_examples=request.max_examples,
+        deadline=None,
+        derandomize=False,
+        report_multiple_bugs=False,
         database=DirectoryBasedExampleDatabase(str(request.database)) if request.database else None,
-        verbosity=Verbosity.quiet, phases=(Phase.reuse, Phase.generate, Phase.shrink) if request.database
-        else (Phase.generate, Phase.shrink),
+        verbosity=Verbosity.quiet,
+        phases=(Phase.reuse, Phase.generate, Phase.shrink) if request.database else (Phase.generate, Phase.shrink),
         suppress_health_check=(HealthCheck.too_slow, HealthCheck.data_too_large),
     )(test)
     if request.seed is not None:
@@ -156,8 +173,9 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
         return failing.trial
     except Exception as error:  # noqa: BLE001 -- the judge's own errors are in `stopped`: this is the strategy's
         if not stopped:
-            raise SpecError(f"{source.path}: the strategy failed: {type(error).__name__}: "
-                            f"{' '.join(str(error).split())[:300]}") from None
+            raise SpecError(
+                f"{source.path}: the strategy failed: {type(error).__name__}: {' '.join(str(error).split())[:300]}"
+            ) from None
     finally:
         set_hypothesis_home_dir(None)
         if stopped:
@@ -165,13 +183,19 @@ def _hypothesis_search(source: StrategyInputs, bench: Bench, request: StressRequ
     return None
 
 
-def _generator_search(source: GeneratorInputs, bench: Bench, request: StressRequest, clock: _Clock,
-                      progress: Progress) -> Trial | None:
+def _generator_search(
+    source: GeneratorInputs, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
+) -> Trial | None:
     first = request.seed or 0
     for seed in range(first, first + request.max_examples):
         if clock.spent():
             return None
-        data = run_generator(bench.box, source.path, seed, bench.scratch)
+        try:
+            data = run_generator(bench.programs, source.path, seed, bench.scratch)
+        except SpecError as error:
+            raise SpecError(f"{error}; {GENERATOR_CONTRACT}") from None
+        if not data.strip():
+            raise SpecError(f"{source.path} --seed {seed}: printed nothing; {GENERATOR_CONTRACT}")
         trial = bench.judge(data)
         progress(len(bench.seen), clock.elapsed(), f"{len(data)} bytes", trial.verdict)
         if trial.verdict is not Verdict.AC:

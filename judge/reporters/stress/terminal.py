@@ -19,22 +19,44 @@ def report(result: StressReport, stream: TextIO) -> None:
 
 def _lines(result: StressReport) -> list[str]:
     how = "Hypothesis, shrunk" if result.shrinks else "random seeds, not shrunk (the problem has no strategy.py)"
-    lines = [f"{result.problem_id} · {result.submission} · reference {result.reference}",
-             f"inputs: {result.inputs_from} ({how}) · " + _repeat(result)]
+    lines = [
+        f"{result.problem_id} · {result.submission} · reference {result.reference}",
+        f"inputs: the problem's tests, smallest first, then {result.inputs_from} ({how}) · " + _repeat(result),
+    ]
     failure = result.failure
     if failure is None:
         stop = "budget spent" if result.budget_spent else "examples done"
         return [*lines, f"no failing input: {result.judged} inputs judged in {result.seconds} s ({stop})"]
     if not failure.input and failure.verdict is Verdict.CE:
         return [*lines, "verdict: CE: the submission does not compile", result.compile_message]
-    lines += [f"found {failure.verdict.short} ({result.size}) after {result.judged} inputs judged in "
-              f"{result.seconds} s", "input:", *_text(failure.input)]
+    lines += [
+        f"found {failure.verdict.short} ({result.size}) after {result.judged} inputs judged in {result.seconds} s",
+        *_origin(result),
+        "input:",
+        *_text(failure.input),
+    ]
     if failure.actual or failure.verdict in (Verdict.WA, Verdict.PE):
-        lines += ["expected output (the reference's):", *_text(failure.expected), "actual output:",
-                  *_text(failure.actual)]
-    lines += [f"verdict: {failure.verdict.short}" + (f": {failure.message}" if failure.message else ""),
-              f"repeat with: --seed {result.seed}" if result.seed is not None else "saved in the --database folder"]
+        answer = "the test's answer" if result.from_test and not result.simplified else "the reference's"
+        lines += [f"expected output ({answer}):", *_text(failure.expected), "actual output:", *_text(failure.actual)]
+    lines += [
+        f"verdict: {failure.verdict.short}" + (f": {failure.message}" if failure.message else ""),
+        f"repeat with: --seed {result.seed}" if result.seed is not None else "saved in the --database folder",
+    ]
     return lines
+
+
+def _origin(result: StressReport) -> list[str]:
+    """Which bundled test the input came from, and whether it was simplified; nothing for a random find."""
+    if not result.from_test:
+        return []
+    test = f"from test {result.from_test} ({result.from_test_size}), which fails"
+    if not result.simplified:
+        return [
+            f"{test}; nothing smaller that simplify() offered fails the same way"
+            if result.simplifies
+            else f"{test}; not made smaller (simplify() in a strategy.py is what makes a failing test smaller)"
+        ]
+    return [f"{test}, simplified"]
 
 
 def _repeat(result: StressReport) -> str:

@@ -1,0 +1,28 @@
+# N-Queen, wrong: the last column is never tried.
+import sys
+
+n = int(sys.stdin.readline())
+queens = []
+
+
+def safe(col):
+    row = len(queens)
+    for i in range(row):
+        if queens[i] == col or abs(queens[i] - col) == row - i:
+            return False
+    return True
+
+
+def place():
+    if len(queens) == n:
+        return 1
+    total = 0
+    for col in range(n - 1):
+        if safe(col):
+            queens.append(col)
+            total += place()
+            queens.pop()
+    return total
+
+
+print(place())
