@@ -40,14 +40,18 @@ def reference_for(problem: Problem, submissions_dir: Path, reference: Path | Non
         for ref in problem.references:
             if ref.expectation.accepted and not ref.skipped:
                 return ref.path
-        raise SubmissionError(f"{problem.root / 'submissions' / 'accepted'}: no accepted submission this machine "
-                              f"can run; put your solution there or give --reference FILE")
+        raise SubmissionError(
+            f"{problem.root / 'submissions' / 'accepted'}: no accepted submission this machine "
+            f"can run; put your solution there or give --reference FILE"
+        )
     accepted = submissions_dir / problem.id / "accepted"
-    files = [Path(entry.path) for entry in visible_entries(accepted, missing_ok=True)
-             if entry.is_file(follow_symlinks=False)]
+    files = [
+        Path(entry.path) for entry in visible_entries(accepted, missing_ok=True) if entry.is_file(follow_symlinks=False)
+    ]
     if not files:
-        raise SubmissionError(f"{accepted}: no accepted reference submission; put your solution there or give "
-                              f"--reference FILE")
+        raise SubmissionError(
+            f"{accepted}: no accepted reference submission; put your solution there or give --reference FILE"
+        )
     return files[0]
 
 
@@ -58,16 +62,21 @@ def write_answers(problem: Problem, reference: Path, options: RunOptions, *, for
     for run in runs:
         if run.failure is not None:
             reason = run.failure.message.split("\n")[0]
-            raise SubmissionError(f"{reference}: {run.failure.verdict.short} on test {run.test.name} ({reason}); "
-                                  "answers are written only from a reference that ends cleanly on every test")
-    planned = [AnswerFile(run.test.name, run.test.answer_path, _status(run.test.answer_path, run.output))
-               for run in runs]
+            raise SubmissionError(
+                f"{reference}: {run.failure.verdict.short} on test {run.test.name} ({reason}); "
+                "answers are written only from a reference that ends cleanly on every test"
+            )
+    planned = [
+        AnswerFile(run.test.name, run.test.answer_path, _status(run.test.answer_path, run.output)) for run in runs
+    ]
     differing = [answer for answer in planned if answer.status == OVERWRITTEN]
     if differing and not force:
         more = f" (and {len(differing) - 1} more)" if len(differing) > 1 else ""
-        raise SpecError(f"{differing[0].path}: differs from what {reference} prints{more}; check which is right, "
-                        "then rerun with --force to overwrite")
-    for answer, run in zip(planned, runs):
+        raise SpecError(
+            f"{differing[0].path}: differs from what {reference} prints{more}; check which is right, "
+            "then rerun with --force to overwrite"
+        )
+    for answer, run in zip(planned, runs, strict=True):
         if answer.status != UNCHANGED:
             _write_atomically(answer.path, run.output)
     return planned

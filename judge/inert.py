@@ -37,9 +37,11 @@ from typing import Any
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """General Categories shown escaped (see the module's docstring); tab and newline are the exceptions."""
 
-_INVISIBLE_MARKS_AND_LETTERS = (frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
-                                           0x3164, 0xFFA0})
-                                | frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0xE0100, 0xE01F0)))
+_INVISIBLE_MARKS_AND_LETTERS = (
+    frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0})
+    | frozenset(range(0xFE00, 0xFE10))
+    | frozenset(range(0xE0100, 0xE01F0))
+)
 """Unicode's Default_Ignorable_Code_Point characters outside the categories above (DerivedCoreProperties.txt):
 the combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other variation selectors.
 A terminal draws them as nothing (a Hangul filler as a blank), so `alice` + one of them looks like `alice`."""

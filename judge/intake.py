@@ -117,8 +117,11 @@ def _open(path: Path, inside: Path | None) -> int:
             try:
                 inner = os.open(part, _OPEN_FOLDER, dir_fd=folder)
             except OSError as error:
-                reason = "is reached through a symbolic link" if error.errno in (errno.ELOOP, errno.ENOTDIR) else \
-                    f"cannot be read: {error.strerror}"
+                reason = (
+                    "is reached through a symbolic link"
+                    if error.errno in (errno.ELOOP, errno.ENOTDIR)
+                    else f"cannot be read: {error.strerror}"
+                )
                 raise Refused(path, reason) from None
             os.close(folder)
             folder = inner

@@ -1,4 +1,4 @@
-""""Did you mean ...?": the closest known name to a misspelt one, for one-line errors that name the fix."""
+""" "Did you mean ...?": the closest known name to a misspelt one, for one-line errors that name the fix."""
 
 from __future__ import annotations
 

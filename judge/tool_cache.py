@@ -70,8 +70,9 @@ def content_key(*parts: str | bytes) -> str:
     return digest.hexdigest()[:32]
 
 
-def validated_once(kind: str, schema: Path, text: str | bytes, validate: Callable[[], Fields],
-                   build: Callable[[Fields], Built]) -> Built:
+def validated_once(
+    kind: str, schema: Path, text: str | bytes, validate: Callable[[], Fields], build: Callable[[Fields], Built]
+) -> Built:
     """`build(validate())`, where the validated fields of this `text` under this `schema` (the module that
     validates) come from the cache after the first time; the cache holds only what validated, so every error is
     found afresh. Validating means pydantic and PyYAML, about 100 ms of a judge's start."""

@@ -16,12 +16,12 @@ import yaml
 
 from judge.runner.sandbox import bwrap_problem
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).parent / "sample_programs"
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def program(name: str) -> Path:
-    """A purpose-built program from tests/programs/."""
+    """A purpose-built program from tests/sample_programs/."""
     path = PROGRAMS / name
     assert path.is_file(), path
     return path

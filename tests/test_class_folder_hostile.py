@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import SOURCES, write_problem, write_problems
+from grade_helpers import SOURCES, write_problem, write_problems
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "shadow-secret-91c7e2"

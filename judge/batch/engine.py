@@ -1,7 +1,8 @@
 """Running many judgings as one batch: the loop both `judge verify` and `judge grade` run their tasks through.
 
 Tasks go to an executor (batch/executors: a local spawn pool with crash isolation, or a Dask cluster), the
-longest first (batch/order.py), at most `executor.capacity` in flight, and each outcome is handed to `on_finished` as it arrives, in finishing order.
+longest first (batch/order.py), at most `executor.capacity` in flight, and each outcome is handed to `on_finished`
+as it arrives, in finishing order.
 Ctrl-C and SIGTERM unwind the same way: the executor stops its workers (nothing is left running) and `Stopped`
 names the signal, for the command to say how far it got and exit 128 + its number.
 """
@@ -18,7 +19,7 @@ from types import FrameType
 from judge.batch.executors import Executor, ExecutorChoice, Finished, open_executor
 from judge.batch.order import Estimate, by_test_count, longest_first
 from judge.batch.progress import BatchProgress
-from judge.batch.tasks import GradeTask
+from judge.batch.tasks import SubmissionTask
 
 
 class Terminated(BaseException):
@@ -33,8 +34,13 @@ class Stopped(Exception):
         self.signal_number = signal_number
 
 
-def run_batch(tasks: Sequence[GradeTask], choice: ExecutorChoice, progress: BatchProgress,
-              on_finished: Callable[[Finished], None], expected: Estimate = by_test_count) -> None:
+def run_batch(
+    tasks: Sequence[SubmissionTask],
+    choice: ExecutorChoice,
+    progress: BatchProgress,
+    on_finished: Callable[[Finished], None],
+    expected: Estimate = by_test_count,
+) -> None:
     """Judge every task on the executor `choice` names, the longest (by `expected`) first, calling `on_finished`
     and advancing `progress` per task. With no task, no executor is started (no workers spawned, no cluster
     contacted)."""
@@ -47,18 +53,24 @@ def run_batch(tasks: Sequence[GradeTask], choice: ExecutorChoice, progress: Batc
         raise Stopped(signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM) from None
 
 
-def _feed(tasks: Sequence[GradeTask], executor: Executor, progress: BatchProgress,
-          on_finished: Callable[[Finished], None]) -> None:
+def _feed(
+    tasks: Sequence[SubmissionTask],
+    executor: Executor,
+    progress: BatchProgress,
+    on_finished: Callable[[Finished], None],
+) -> None:
     waiting = deque(tasks)
     in_flight = 0
     while waiting or in_flight:
         while waiting and in_flight < executor.capacity:
-            executor.submit(waiting.popleft())
+            task = waiting.popleft()
+            executor.submit(task)
+            progress.started(task)
             in_flight += 1
         finished = executor.next_finished()
         in_flight -= 1
         on_finished(finished)
-        progress.advance(finished.outcome.verdict)
+        progress.advance(finished.outcome.verdict, finished.task.pair)
 
 
 @contextmanager

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from judge.batch.tasks import GradeTask
+from judge.batch.tasks import SubmissionTask
 
-Estimate = Callable[[GradeTask], float]
+Estimate = Callable[[SubmissionTask], float]
 
 
-def by_test_count(task: GradeTask) -> float:
+def by_test_count(task: SubmissionTask) -> float:
     return float(task.problem.test_count)
 
 
-def longest_first(tasks: Sequence[GradeTask], expected: Estimate = by_test_count) -> list[GradeTask]:
+def longest_first(tasks: Sequence[SubmissionTask], expected: Estimate = by_test_count) -> list[SubmissionTask]:
     """`tasks` from the longest expected to the shortest; tasks expected to take as long keep their order."""
     return sorted(tasks, key=expected, reverse=True)  # sorted is stable, also in reverse

@@ -20,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from judge.intake import read_source
+from judge.languages.sources import SourceFiles
 from judge.problems.files import read_problem_file
 from judge.problems.model import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 
@@ -44,12 +45,17 @@ class ProblemPack:
         for test in problem.tests:
             paths += [test.input_path, test.answer_path]
         # Read as loading checked them (a link inside the folder packed as a copy); one replaced since is refused.
-        packed = {path.relative_to(problem.root).as_posix(): read_problem_file(path, problem.root, None)
-                  for path in paths}
+        packed = {
+            path.relative_to(problem.root).as_posix(): read_problem_file(path, problem.root, None) for path in paths
+        }
         packed.update(problem.generated)
         folder = problem.root.resolve().name
-        return cls(problem_id=problem.id, files=tuple(sorted(packed.items())), test_count=len(problem.tests),
-                   folder=folder if folder not in ("", ".", "..") else "problem")
+        return cls(
+            problem_id=problem.id,
+            files=tuple(sorted(packed.items())),
+            test_count=len(problem.tests),
+            folder=folder if folder not in ("", ".", "..") else "problem",
+        )
 
     @cached_property
     def digest(self) -> str:
@@ -76,19 +82,36 @@ class SourceFile:
 
     name: str
     content: bytes
+    folder: tuple[tuple[str, bytes, bool], ...] = ()
+    """A problem package's submission of several files (a folder called `name`): each file's name, bytes and
+    whether it is executable (languages/sources.py); `content` is then the main source's."""
 
     @classmethod
     def read(cls, path: Path, limit_bytes: int, *, inside: Path | None = None) -> SourceFile:
-        """The regular file `path` of at most `limit_bytes` (with `inside`, reached without a link from that folder);
-        raises `judge.intake.Refused` with the reason otherwise."""
+        """The regular file `path` of at most `limit_bytes` (with `inside`, reached without a link from that folder),
+        or a package's submission folder `path` (its files together at most `limit_bytes`); raises
+        `judge.intake.Refused` (or SubmissionError, for a folder without one main source) otherwise."""
+        if inside is None and path.is_dir() and not path.is_symlink():
+            files = SourceFiles.read(path, limit_bytes)
+            return cls(name=path.name, content=files.text, folder=((files.main.name, files.text, False), *files.beside))
         return cls(name=path.name, content=read_source(path, limit_bytes, inside=inside))
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256(self.content).hexdigest()
+        hasher = hashlib.sha256(self.content)
+        for name, content, executable in self.folder:
+            hasher.update(f"{len(name)}:{name}:{int(executable)}:{len(content)}:".encode() + content)
+        return hasher.hexdigest()
 
     def write(self, folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / self.name
-        target.write_bytes(self.content)
+        if not self.folder:
+            target.write_bytes(self.content)
+            return target
+        target.mkdir()
+        for name, content, executable in self.folder:
+            (target / name).write_bytes(content)
+            if executable:
+                (target / name).chmod(0o755)
         return target

@@ -19,12 +19,15 @@ from judge.suggest import nearby_path
 def load_problems(problems_dir: Path) -> dict[str, Problem]:
     """Every problem under `problems_dir` (or `problems_dir` itself if it is one), keyed by id, in natural order."""
     if not problems_dir.is_dir():
-        raise JudgeError(f"{problems_dir}: no such folder{nearby_path(problems_dir)}; give the folder holding the "
-                         "problem folders")
+        raise JudgeError(
+            f"{problems_dir}: no such folder{nearby_path(problems_dir)}; give the folder holding the problem folders"
+        )
     if (problems_dir / SPEC_FILE).is_file():
         folders = [problems_dir]
     else:
-        folders = [Path(entry.path) for entry in visible_entries(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()]
+        folders = [
+            Path(entry.path) for entry in visible_entries(problems_dir) if (Path(entry.path) / SPEC_FILE).is_file()
+        ]
     loaded = [load_problem_folder(folder) for folder in folders]
     if folders != [problems_dir]:  # folders in one folder have distinct names, so the ids are distinct too
         for problem in loaded:
@@ -48,8 +51,10 @@ def require_id_is_folder_name(problem: Problem) -> None:
     """A SpecError unless a problem's id is its folder's name: submissions are found by id (`submissions/<id>/`,
     `<student>/<id>.py`), so a folder copied to start a new problem with the old id would silently match nothing."""
     if problem.id != problem.root.name:
-        raise SpecError(f"{problem.root / SPEC_FILE}: id: {problem.id!r} differs from its folder's name "
-                        f"{problem.root.name!r}; set id: \"{problem.root.name}\" (or rename the folder)")
+        raise SpecError(
+            f"{problem.root / SPEC_FILE}: id: {problem.id!r} differs from its folder's name "
+            f'{problem.root.name!r}; set id: "{problem.root.name}" (or rename the folder)'
+        )
 
 
 def visible_entries(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:

@@ -1,16 +1,22 @@
-"""The progress bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, and a
-running count per verdict.
+"""The progress bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, a
+running count per verdict, and the pairs running now with how long each has run (the oldest two, then "+N"), so a
+slow pair is named instead of freezing the bar. Time left is only estimated while pairs are waiting: once every
+pair left is running, the rate of the finished ones says nothing about them.
 
 It is only drawn for a person watching: not with `--quiet`, and not when stderr is not a terminal (a log file or
 a CI job would fill with redraws). Disabled, every method does nothing, so the session need not care.
 
 No column renders a format string as rich markup: the verdict counts are built as `Text`, so nothing a submission
-names can ever be read as markup here (the bar shows no paths).
+names can ever be read as markup here (the bar shows no paths), and the running pairs' names are made inert
+(judge.inert) before they are drawn.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
 from types import TracebackType
 
 from rich.console import Console
@@ -25,7 +31,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from judge.batch.tasks import Pair, SubmissionTask
+from judge.inert import for_terminal
 from judge.verdicts import Verdict
+
+SHOWN_RUNNING = 2
 
 
 class _RateColumn(ProgressColumn):
@@ -45,17 +55,75 @@ class _VerdictsColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         counts: Counter[Verdict] = task.fields["counts"]
-        return Text(" ").join(Text(f"{verdict.short} {count}", style=verdict.colour)
-                              for verdict in Verdict if (count := counts[verdict]))
+        return Text(" ").join(
+            Text(f"{verdict.short} {count}", style=verdict.colour) for verdict in Verdict if (count := counts[verdict])
+        )
+
+
+@dataclass(frozen=True)
+class _Running:
+    """A pair being judged: since when, and what bounds it (its tests and the problem's time limit per test)."""
+
+    label: str
+    started: float
+    tests: int
+    time_limit: float | None
+
+    def describe(self, now: float) -> str:
+        seconds = int(now - self.started)
+        elapsed = f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds} s"
+        limit = f", {self.time_limit:g} s limit each" if self.time_limit else ""
+        return f"{self.label} {elapsed} ({self.tests} tests{limit})"
+
+
+class _RunningColumn(ProgressColumn):
+    """The pairs running now, the longest-running first."""
+
+    def __init__(self, running: dict[Pair, _Running]) -> None:
+        super().__init__()
+        self._running = running
+
+    def render(self, task: Task) -> Text:
+        if not self._running:
+            return Text("")
+        now = time.monotonic()
+        oldest = sorted(self._running.values(), key=lambda entry: entry.started)
+        shown = ", ".join(entry.describe(now) for entry in oldest[:SHOWN_RUNNING])
+        more = f" +{len(oldest) - SHOWN_RUNNING}" if len(oldest) > SHOWN_RUNNING else ""
+        return Text(f"running: {shown}{more}", style="progress.description")
+
+
+class _TimeLeftColumn(TimeRemainingColumn):
+    """rich's estimate while tasks wait; blank once every task left is running (their time is not the rate's)."""
+
+    def __init__(self, running: dict[Pair, _Running]) -> None:
+        super().__init__()
+        self._running = running
+
+    def render(self, task: Task) -> Text:
+        if task.remaining is not None and task.remaining <= len(self._running):
+            return Text("-:--:--", style="progress.remaining")
+        return super().render(task)
 
 
 class BatchProgress:
-    """Use as a context manager around the batch; call `advance` once per finished task. `label` starts the line,
-    `unit` names what is counted (pairs, submissions)."""
+    """Use as a context manager around the batch; call `started` when a task goes to a worker and `advance` once
+    it finished. `label` starts the line, `unit` names what is counted (pairs, submissions), `time_limits` the time
+    limit per test of each problem id, shown beside its running pairs."""
 
-    def __init__(self, total: int, *, enabled: bool, label: str = "judging", unit: str = "pairs",
-                 console: Console | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        *,
+        enabled: bool,
+        label: str = "judging",
+        unit: str = "pairs",
+        console: Console | None = None,
+        time_limits: Mapping[str, float] | None = None,
+    ) -> None:
         self._counts: Counter[Verdict] = Counter()
+        self._running: dict[Pair, _Running] = {}
+        self._time_limits = time_limits or {}
         self._progress: Progress | None = None
         if not enabled or total == 0:
             return
@@ -64,8 +132,9 @@ class BatchProgress:
             BarColumn(),
             MofNCompleteColumn(),
             _RateColumn(unit),
-            TimeRemainingColumn(),
+            _TimeLeftColumn(self._running),
             _VerdictsColumn(),
+            _RunningColumn(self._running),
             console=console or Console(stderr=True),
             transient=False,
         )
@@ -81,13 +150,26 @@ class BatchProgress:
             self._progress.start()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if self._progress is not None:
             self._progress.stop()
 
-    def advance(self, verdict: Verdict) -> None:
+    def started(self, task: SubmissionTask) -> None:
+        """`task` was handed to a worker: show it as running from now."""
         if self._progress is None:
             return
+        label = for_terminal(f"{task.student}/{task.problem.problem_id}")
+        self._running[task.pair] = _Running(
+            label, time.monotonic(), task.problem.test_count, self._time_limits.get(task.problem.problem_id)
+        )
+
+    def advance(self, verdict: Verdict, pair: Pair | None = None) -> None:
+        """One task finished with `verdict` (`pair`: which, so it no longer shows as running)."""
+        if self._progress is None:
+            return
+        if pair is not None:
+            self._running.pop(pair, None)
         self._counts[verdict] += 1
         self._progress.update(self._task, advance=1)

@@ -1,7 +1,8 @@
-"""The unit of work of `judge grade`: one (student, problem) pair, self-contained, and what comes back from it.
+"""The unit of work of a batch: one submission on one problem, self-contained, and what comes back from it. `judge
+grade` makes one per (student, problem) pair, `judge verify` one per reference submission.
 
-`run_pair` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
-the source travel inside the `GradeTask`, are unpacked into a fresh temporary folder, and are judged there by
+`run_task` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
+the source travel inside the `SubmissionTask`, are unpacked into a fresh temporary folder, and are judged there by
 `judge_submission`, the engine behind `judge run`.
 """
 
@@ -18,7 +19,7 @@ from judge import __version__
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.errors import JudgeError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
-from judge.judging.results import SubmissionResult
+from judge.judging.results import CaseListener, SubmissionResult
 from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
@@ -29,14 +30,18 @@ Pair = tuple[str, str]
 
 
 @dataclass(frozen=True)
-class GradeTask:
-    """One pair to judge. `source_path` is the file's path inside the class folder, as reports show it."""
+class SubmissionTask:
+    """One submission to judge on one problem. `student` names its author (for verify, the reference's verdict
+    folder and file) and `source_path` is its path as reports show it (inside the class folder, for grade).
+    `listener`, when given, hears of the judging as it goes, on the worker (`judge serve` shows "test k of n"); it
+    travels with the task, so it must pickle and must not raise."""
 
     student: str
     source_path: str
     source: SourceFile
     problem: ProblemPack
     options: RunOptions
+    listener: CaseListener | None = None
 
     @property
     def pair(self) -> Pair:
@@ -44,8 +49,8 @@ class GradeTask:
 
 
 @dataclass(frozen=True)
-class PairOutcome:
-    """What judging one pair gave: the verdict and the full typed result, or JE with `error` saying why the pair
+class SubmissionOutcome:
+    """What judging one task gave: the verdict and the full typed result, or JE with `error` saying why the pair
     could not be judged (then `result` is None). `worker` names who judged it. Pickled to and from a Dask worker
     as it is; only the results database stores it as JSON."""
 
@@ -58,14 +63,20 @@ class PairOutcome:
     missing_toolchain: bool = False
 
     @classmethod
-    def failure(cls, error: str, worker: str, *, missing_toolchain: bool = False) -> PairOutcome:
+    def failure(cls, error: str, worker: str, *, missing_toolchain: bool = False) -> SubmissionOutcome:
         """JE with `error`; `missing_toolchain` tells a missing compiler apart, for verify's policy (skipped)."""
-        return cls(verdict=Verdict.JE, tests_passed=0, result=None, error=error, worker=worker,
-                   missing_toolchain=missing_toolchain)
+        return cls(
+            verdict=Verdict.JE,
+            tests_passed=0,
+            result=None,
+            error=error,
+            worker=worker,
+            missing_toolchain=missing_toolchain,
+        )
 
 
-def run_pair(task: GradeTask) -> PairOutcome:
-    """Judge one pair in a fresh temporary folder.
+def run_task(task: SubmissionTask) -> SubmissionOutcome:
+    """Judge one task in a fresh temporary folder.
 
     Idempotent (nothing outside that folder is touched), so an executor may run it again after losing a worker.
     Never raises for a failing submission or a failing judge: both come back as an outcome, the latter as JE.
@@ -74,20 +85,22 @@ def run_pair(task: GradeTask) -> PairOutcome:
     try:
         result = _judge_in_scratch(task)
     except ToolchainMissing as missing:
-        return PairOutcome.failure(str(missing), worker, missing_toolchain=True)
+        return SubmissionOutcome.failure(str(missing), worker, missing_toolchain=True)
     except JudgeError as error:  # grade's policy for a missing toolchain (judge/judging/failures.py) is JE
-        return PairOutcome.failure(str(error), worker)
+        return SubmissionOutcome.failure(str(error), worker)
     except JUDGE_FAILURES as error:  # e.g. a full temp folder while unpacking the problem
-        return PairOutcome.failure(reason(error), worker)
-    except Exception as error:  # a bug in the judge must cost one pair, not the class; one line says which
-        return PairOutcome.failure(f"the judge crashed (a bug; please report it): {type(error).__name__}: "
-                                   f"{' '.join(str(error).split())}", worker)
+        return SubmissionOutcome.failure(reason(error), worker)
+    except Exception as error:  # noqa: BLE001 -- a bug in the judge must cost one task, not the batch; one line says which
+        return SubmissionOutcome.failure(
+            f"the judge crashed (a bug; please report it): {type(error).__name__}: {' '.join(str(error).split())}",
+            worker,
+        )
     shown = dataclasses.replace(result, submission=task.source_path)
-    return PairOutcome(verdict=result.verdict, tests_passed=result.passed, result=shown, error="", worker=worker)
+    return SubmissionOutcome(verdict=result.verdict, tests_passed=result.passed, result=shown, error="", worker=worker)
 
 
-def _judge_in_scratch(task: GradeTask) -> SubmissionResult:
+def _judge_in_scratch(task: SubmissionTask) -> SubmissionResult:
     with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
         scratch = Path(scratch_name)
         problem = load_problem_folder(task.problem.unpack(scratch / "problem" / task.problem.folder))
-        return judge_submission(problem, task.source.write(scratch / "submission"), task.options)
+        return judge_submission(problem, task.source.write(scratch / "submission"), task.options, task.listener)

@@ -1,6 +1,6 @@
-"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, `cluster`, one
-module each, imported only when its command runs (`COMMANDS`), so `judge run` never pays for the gradebook, Dask,
-Hypothesis, copydetect, cryptography or `doctor`.
+"""The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, `cluster`,
+`serve`, `submit`, one module each, imported only when its command runs (`COMMANDS`), so `judge run` never pays
+for the gradebook, Dask, Hypothesis, copydetect, cryptography, the web server or `doctor`.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/judging/failures.py) or a bug in it exits 3. Never a traceback.
@@ -28,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "doctor": "judge.cli.doctor:doctor_command",
     "answers": "judge.cli.answers:answers_command",
     "cluster": "judge.cli.cluster:cluster_command",
+    "serve": "judge.cli.serve:serve_command",
+    "submit": "judge.cli.submit:submit_command",
 }
 """Every command, as `"module:attribute"` of its click command (judge/cli/lazy_group.py imports it when used)."""
 
@@ -60,7 +62,12 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"judge: {error.format_message()}", err=True)
         return ExitCode.USAGE
     except Exception as error:  # noqa: BLE001 -- the last resort: a bug in the judge, told in one line
-        click.echo(for_terminal(f"judge: internal error (a bug in the judge; please report it): "
-                                f"{type(error).__name__}: {' '.join(str(error).split())}"), err=True)
+        click.echo(
+            for_terminal(
+                f"judge: internal error (a bug in the judge; please report it): "
+                f"{type(error).__name__}: {' '.join(str(error).split())}"
+            ),
+            err=True,
+        )
         return ExitCode.JUDGE_FAILED
     return int(code) if isinstance(code, int) else ExitCode.ACCEPTED

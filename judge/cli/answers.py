@@ -16,27 +16,44 @@ from judge.problems.load import load_problem_folder
 
 @click.command("answers")
 @click.argument("problem", type=click.Path(path_type=Path))
-@click.option("--reference", type=click.Path(path_type=Path), default=None,
-              help="The solution whose output becomes the answers [default: the first file in "
-                   "SUBMISSIONS_DIR/<id>/accepted/].")
+@click.option(
+    "--reference",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The solution whose output becomes the answers [default: the first file in SUBMISSIONS_DIR/<id>/accepted/].",
+)
 @click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
 @click.option("--lang", metavar="KEY", help="The reference's language key, instead of guessing from the extension.")
 @click.option("--force", is_flag=True, help="Overwrite .ans files that differ from the reference's output.")
 @source_limit_option
 @sandbox_options
-def answers_command(problem: Path, reference: Path | None, submissions_dir: Path, lang: str | None, force: bool,
-                    source_limit: int | None, sandbox: str, require_sandbox: bool,
-                    containment: str | None) -> int:
+def answers_command(
+    problem: Path,
+    reference: Path | None,
+    submissions_dir: Path,
+    lang: str | None,
+    force: bool,
+    source_limit: int | None,
+    sandbox: str,
+    require_sandbox: bool,
+    containment: str | None,
+) -> int:
     """Write PROBLEM's tests/<name>.ans from a reference solution's output, run as `judge run` runs it."""
     loaded = load_problem_folder(problem, require_answers=False)
     source = reference_for(loaded, submissions_dir, reference)
-    options = RunOptions(language=lang, sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment,
-                         source_limit_kib=source_limit)
+    options = RunOptions(
+        language=lang,
+        sandbox=sandbox_choice(sandbox, require_sandbox),
+        containment=containment,
+        source_limit_kib=source_limit,
+    )
     written = write_answers(loaded, source, options, force=force)
     for answer in written:
         click.echo(for_terminal(f"{answer.status:<11} {answer.path}"))
-    counts = {status: sum(answer.status == status for answer in written)
-              for status in (WRITTEN, OVERWRITTEN, UNCHANGED)}
-    click.echo(for_terminal(f"answers from {source}: " + ", ".join(f"{count} {status}"
-                                                                  for status, count in counts.items())))
+    counts = {
+        status: sum(answer.status == status for answer in written) for status in (WRITTEN, OVERWRITTEN, UNCHANGED)
+    }
+    click.echo(
+        for_terminal(f"answers from {source}: " + ", ".join(f"{count} {status}" for status, count in counts.items()))
+    )
     return ExitCode.ACCEPTED

@@ -23,8 +23,13 @@ def cluster_command() -> None:
 
 @cluster_command.command("init")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
-@click.option("--days", type=click.IntRange(1, 3650), default=400, show_default=True,
-              help="How long the certificates are valid (400: a school year and its resits).")
+@click.option(
+    "--days",
+    type=click.IntRange(1, 3650),
+    default=400,
+    show_default=True,
+    help="How long the certificates are valid (400: a school year and its resits).",
+)
 def init_command(folder: Path, days: int) -> None:
     """Make DIR (mode 0700) with a new CA's certificate and the certificate and key every machine of the
     cluster shows; copy DIR to the scheduler, each worker and where you run judge grade."""
@@ -33,41 +38,70 @@ def init_command(folder: Path, days: int) -> None:
     except ImportError:
         raise JudgeError(INSTALL) from None
     files = make_cluster_files(folder, days)
-    click.echo(f"made {files.ca.name}, {files.certificate.name} and {files.key.name} in {folder}, valid {days} days;"
-               f" copy the folder (0700, the key 0600) to the scheduler, every worker and where you run judge grade")
+    click.echo(
+        f"made {files.ca.name}, {files.certificate.name} and {files.key.name} in {folder}, valid {days} days;"
+        f" copy the folder (0700, the key 0600) to the scheduler, every worker and where you run judge grade"
+    )
 
 
 @cluster_command.command("scheduler")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
-@click.option("--host", default="", metavar="HOST",
-              help="The address to listen on [default: every interface; only certificate holders get in].")
-@click.option("--port", type=click.IntRange(0, 65535), default=8786, show_default=True,
-              help="The port to listen on (0: any free one).")
+@click.option(
+    "--host",
+    default="",
+    metavar="HOST",
+    help="The address to listen on [default: every interface; only certificate holders get in].",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8786,
+    show_default=True,
+    help="The port to listen on (0: any free one).",
+)
 def scheduler_command(folder: Path, host: str, port: int) -> None:
     """Run the cluster's Dask scheduler with DIR's certificates until Ctrl-C or SIGTERM."""
     files = ClusterFiles(folder).checked()
-    stopped_by = _serve().serve_scheduler(files, host, port, lambda address: click.echo(
-        f"scheduler listening at {address}; on each worker machine: judge cluster worker {folder} {address}"))
+    stopped_by = _serve().serve_scheduler(
+        files,
+        host,
+        port,
+        lambda address: click.echo(
+            f"scheduler listening at {address}; on each worker machine: judge cluster worker {folder} {address}"
+        ),
+    )
     _say_stopped("scheduler", stopped_by)
 
 
 @cluster_command.command("worker")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
 @click.argument("scheduler", metavar="tls://HOST:PORT")
-@click.option("--nworkers", type=click.IntRange(1, 1024), default=1, show_default=True,
-              help="Worker processes to start, each judging one submission at a time (at most one per core).")
-@click.option("--host", default=None, metavar="HOST",
-              help="The address workers listen on [default: the interface that reaches the scheduler].")
+@click.option(
+    "--nworkers",
+    type=click.IntRange(1, 1024),
+    default=1,
+    show_default=True,
+    help="Worker processes to start, each judging one submission at a time (at most one per core).",
+)
+@click.option(
+    "--host",
+    default=None,
+    metavar="HOST",
+    help="The address workers listen on [default: the interface that reaches the scheduler].",
+)
 def worker_command(folder: Path, scheduler: str, nworkers: int, host: str | None) -> None:
     """Run worker processes (one thread each) for the scheduler at tls://HOST:PORT, with DIR's certificates,
     until Ctrl-C or SIGTERM."""
     address = parse_address(scheduler, "judge cluster worker")
     if address.scheme != "tls":
-        raise JudgeError(f"judge cluster worker {scheduler}: the cluster speaks TLS only; give "
-                         f"tls://{str(address).partition('://')[2]}")
+        raise JudgeError(
+            f"judge cluster worker {scheduler}: the cluster speaks TLS only; give "
+            f"tls://{str(address).partition('://')[2]}"
+        )
     files = ClusterFiles(folder).checked()
-    stopped_by = _serve().serve_workers(files, address, nworkers, host,
-                                        lambda worker: click.echo(f"worker {worker} joined {address}"))
+    stopped_by = _serve().serve_workers(
+        files, address, nworkers, host, lambda worker: click.echo(f"worker {worker} joined {address}")
+    )
     _say_stopped(f"worker{'s' if nworkers > 1 else ''}", stopped_by)
 
 

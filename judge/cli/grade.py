@@ -15,49 +15,92 @@ import click
 
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
+from judge.class_folder import LayoutChoice
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import (
     default_jobs,
+    executor_options,
     sandbox_choice,
     sandbox_options,
-    scheduler_options,
     source_limit_option,
 )
 from judge.cluster.address import scheduler_target
 from judge.errors import JudgeError
-from judge.grading.discovery import LayoutChoice
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
+from judge.reporters.gradebook import write_views
+from judge.reporters.stress.summary import summary_line
 from judge.verdicts import Verdict
 
 
 @click.command("grade")
 @click.argument("problems_dir", metavar="PROBLEMS", type=click.Path(path_type=Path))
 @click.argument("class_dir", metavar="CLASS", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("results"), show_default=True,
-              help="Folder for results.sqlite, grades.csv, grades.json and report.html.")
-@click.option("--layout", type=click.Choice(get_args(LayoutChoice)), default="auto", show_default=True,
-              help="CLASS/<student>/<problem>.<ext> or CLASS/<problem>/<student>.<ext>; auto tells them apart.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes judging at once (default: the number of cores).")
-@scheduler_options
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Folder for results.sqlite, grades.csv, grades.json and report.html.",
+)
+@click.option(
+    "--layout",
+    type=click.Choice(get_args(LayoutChoice)),
+    default="auto",
+    show_default=True,
+    help="CLASS/<student>/<problem>.<ext> or CLASS/<problem>/<student>.<ext>; auto tells them apart.",
+)
+@executor_options
 @click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
 @click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
-@click.option("--stress", is_flag=True, help="For every WA pair, search for the smallest failing input (judge "
-                                             "stress) and show it on the pair's page in report.html.")
-@click.option("--stress-budget", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
-              metavar="SECONDS", help="How long --stress searches per WA pair.")
-@click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True,
-              help="Where --stress finds each problem's accepted reference (<dir>/<id>/accepted/).")
+@click.option(
+    "--stress",
+    is_flag=True,
+    help="For every WA pair, search for the smallest failing input (judge "
+    "stress) and show it on the pair's page in report.html.",
+)
+@click.option(
+    "--stress-budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=20.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long --stress searches per WA pair.",
+)
+@click.option(
+    "--submissions-dir",
+    type=click.Path(path_type=Path),
+    default=Path("submissions"),
+    show_default=True,
+    help="Where --stress finds each problem's accepted reference (<dir>/<id>/accepted/).",
+)
 @source_limit_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @sandbox_options
 @click.pass_context
-def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_dir: Path, layout: LayoutChoice,
-                  jobs: int | None, scheduler: str | None, cluster_dir: Path | None, insecure: bool, force: bool,
-                  partial: bool, stress: bool, stress_budget: float, submissions_dir: Path, source_limit: int | None,
-                  quiet: bool, sandbox: SandboxChoice, require_sandbox: bool, containment: str | None) -> None:
+def grade_command(
+    ctx: click.Context,
+    problems_dir: Path,
+    class_dir: Path,
+    out_dir: Path,
+    layout: LayoutChoice,
+    jobs: int | None,
+    scheduler: str | None,
+    cluster_dir: Path | None,
+    insecure: bool,
+    force: bool,
+    partial: bool,
+    stress: bool,
+    stress_budget: float,
+    submissions_dir: Path,
+    source_limit: int | None,
+    quiet: bool,
+    sandbox: SandboxChoice,
+    require_sandbox: bool,
+    containment: str | None,
+) -> None:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
@@ -70,18 +113,22 @@ def grade_command(ctx: click.Context, problems_dir: Path, class_dir: Path, out_d
         class_dir=class_dir,
         out_dir=out_dir,
         layout=layout,
-        executor=ExecutorChoice(jobs=jobs or default_jobs(),
-                                scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None),
-        options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox),
-                           containment=containment, source_limit_kib=source_limit),
+        executor=ExecutorChoice(
+            jobs=jobs or default_jobs(),
+            scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None,
+        ),
+        options=RunOptions(
+            sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment, source_limit_kib=source_limit
+        ),
         force=force,
         partial=partial,
         show_progress=BatchProgress.wanted(quiet=quiet),
         stress_budget=stress_budget if stress else None,
+        stress_told=(lambda *_: None) if quiet else lambda pair, found: click.echo(summary_line(pair, found), err=True),
         submissions_dir=submissions_dir,
     )
     try:
-        summary = grade(request)
+        summary = grade(request, lambda gradebook: write_views(gradebook, out_dir))
     except Interrupted as stop:
         click.echo(f"judge grade: {stop}", err=True)
         ctx.exit(ExitCode.for_signal(stop.signal_number))

@@ -30,11 +30,13 @@ class LazyGroup(click.Group):
             raise TypeError(f"{target} is not a click command")
         return command
 
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
-                                                                           list[str]]:
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         """As click's, with `Did you mean ...?` drawn from every command (click looks only at the loaded ones)."""
         try:
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand as error:
-            raise click.exceptions.NoSuchCommand(error.command_name, possibilities=self.list_commands(ctx),
-                                                 ctx=ctx) from None
+            raise click.exceptions.NoSuchCommand(
+                error.command_name, possibilities=self.list_commands(ctx), ctx=ctx
+            ) from None

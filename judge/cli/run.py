@@ -27,24 +27,46 @@ from judge.verdicts import Verdict
 @click.command("run")
 @click.argument("problem", type=click.Path(path_type=Path))
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option("--lang", metavar="KEY", help="Language key (python3, pypy3, java, c, cpp, ...), instead of guessing "
-                                           "from the extension.")
+@click.option(
+    "--lang",
+    metavar="KEY",
+    help="Language key (python3, pypy3, java, c, cpp, ...), instead of guessing from the extension.",
+)
 @format_options(REPORTERS)
-@click.option("--feedback", type=click.Choice(list(POLICIES)), default="boj", show_default=True,
-              help="boj: samples with a diff, hidden tests their verdict only, as BOJ; full: expected vs got on "
-                   "every test (for the teacher).")
+@click.option(
+    "--feedback",
+    type=click.Choice(list(POLICIES)),
+    default="boj",
+    show_default=True,
+    help="boj: samples with a diff, hidden tests their verdict only, as BOJ; full: expected vs got on "
+    "every test (for the teacher).",
+)
 @click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
 @source_limit_option
 @sandbox_options
-def run_command(problem: Path, source: Path, lang: str | None, report_format: str | None, as_json: bool,
-                feedback: str, fail_fast: bool, source_limit: int | None, sandbox: str, require_sandbox: bool,
-                containment: str | None) -> int:
+def run_command(
+    problem: Path,
+    source: Path,
+    lang: str | None,
+    report_format: str | None,
+    as_json: bool,
+    feedback: str,
+    fail_fast: bool,
+    source_limit: int | None,
+    sandbox: str,
+    require_sandbox: bool,
+    containment: str | None,
+) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test, each as it finishes."""
     chosen = chosen_format(report_format, as_json)
     loaded = load_problem_folder(problem)
-    options = RunOptions(language=lang, fail_fast=fail_fast, sandbox=sandbox_choice(sandbox, require_sandbox),
-                         containment=containment,
-                         source_limit_kib=source_limit)
+    options = RunOptions(
+        language=lang,
+        fail_fast=fail_fast,
+        sandbox=sandbox_choice(sandbox, require_sandbox),
+        containment=containment,
+        source_limit_kib=source_limit,
+    )
     view_stream = sys.stdout if chosen == "text" else sys.stderr
     view = TextView(view_stream, feedback=feedback, live=view_stream.isatty())
     shown_live = chosen == "text" or view_stream.isatty()

@@ -9,8 +9,8 @@ from typing import get_args
 import click
 
 from judge.batch.problems import load_problems
+from judge.class_folder import LayoutChoice, scan_class, source_limits
 from judge.cli.options import source_limit_option
-from judge.grading.discovery import LayoutChoice, scan_class, source_limits
 from judge.options import RunOptions
 from judge.similarity import DEFAULT_THRESHOLD
 
@@ -19,18 +19,47 @@ TEMPLATE_LIMIT_BYTES = 1024 * 1024
 
 @click.command("similarity")
 @click.argument("class_dir", metavar="CLASS", type=click.Path(path_type=Path))
-@click.option("--problems", "problems_dir", type=click.Path(path_type=Path), default=Path("problems"),
-              show_default=True, help="The problems folder, to tell which file is for which problem.")
-@click.option("--template", "templates", type=click.Path(path_type=Path), multiple=True,
-              help="Code handed out to the class (a file or a folder; repeatable): removed before comparing.")
-@click.option("--threshold", type=click.FloatRange(0, 1), default=DEFAULT_THRESHOLD, show_default=True,
-              help="Flag pairs whose score is at least this.")
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("results"), show_default=True,
-              help="Folder for similarity.csv and similarity.html (report.html of judge grade links to it).")
+@click.option(
+    "--problems",
+    "problems_dir",
+    type=click.Path(path_type=Path),
+    default=Path("problems"),
+    show_default=True,
+    help="The problems folder, to tell which file is for which problem.",
+)
+@click.option(
+    "--template",
+    "templates",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    help="Code handed out to the class (a file or a folder; repeatable): removed before comparing.",
+)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 1),
+    default=DEFAULT_THRESHOLD,
+    show_default=True,
+    help="Flag pairs whose score is at least this.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Folder for similarity.csv and similarity.html (report.html of judge grade links to it).",
+)
 @click.option("--layout", type=click.Choice(get_args(LayoutChoice)), default="auto", show_default=True)
 @source_limit_option
-def similarity_command(class_dir: Path, problems_dir: Path, templates: tuple[Path, ...], threshold: float,
-                       out_dir: Path, layout: LayoutChoice, source_limit: int | None) -> int:
+def similarity_command(
+    class_dir: Path,
+    problems_dir: Path,
+    templates: tuple[Path, ...],
+    threshold: float,
+    out_dir: Path,
+    layout: LayoutChoice,
+    source_limit: int | None,
+) -> int:
     """Score every pair of students' submissions to the same problem on tokens; print the flagged pairs."""
     problems = load_problems(problems_dir)
     class_folder = scan_class(class_dir, source_limits(problems, RunOptions(source_limit_kib=source_limit)), layout)

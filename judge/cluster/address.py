@@ -63,13 +63,17 @@ def scheduler_target(text: str, cluster_dir: Path | None, insecure: bool) -> Sch
         if insecure:
             raise JudgeError(f"--insecure is for a plain tcp:// scheduler; {address} is TLS: drop --insecure")
         if cluster_dir is None:
-            raise JudgeError(f"--scheduler {address} needs --cluster-dir DIR: the folder judge cluster init made, "
-                             "copied to this machine")
+            raise JudgeError(
+                f"--scheduler {address} needs --cluster-dir DIR: the folder judge cluster init made, "
+                "copied to this machine"
+            )
         return SchedulerTarget(address, ClusterFiles(cluster_dir).checked())
     if cluster_dir is not None:
         raise JudgeError(f"--cluster-dir is for a tls:// scheduler; use tls://{str(address).partition('://')[2]}")
     if not (address.on_loopback or insecure):
-        raise JudgeError(f"--scheduler {address}: plain tcp lets anyone who reaches the scheduler run code on every "
-                         f"worker; start it with judge cluster scheduler and give tls://... --cluster-dir DIR "
-                         f"(or --insecure on a network only you use)")
+        raise JudgeError(
+            f"--scheduler {address}: plain tcp lets anyone who reaches the scheduler run code on every "
+            f"worker; start it with judge cluster scheduler and give tls://... --cluster-dir DIR "
+            f"(or --insecure on a network only you use)"
+        )
     return SchedulerTarget(address, None)

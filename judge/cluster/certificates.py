@@ -23,21 +23,33 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from judge.cluster.files import ClusterFiles
 from judge.errors import JudgeError
 
+
 def make_cluster_files(folder: Path, days: int) -> ClusterFiles:
     """Create `folder` (mode 0700) holding a new CA's certificate and a leaf certificate and key it signed, both
     valid for `days`."""
     files = ClusterFiles(folder)
     _make_private_folder(folder)
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     valid = (now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=days))  # minutes: clocks differ
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = _name(f"judge cluster CA {now:%Y-%m-%d %H:%M:%S}")
     ca_certificate = (
         _builder(ca_name, ca_name, ca_key.public_key(), valid)
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(x509.KeyUsage(digital_signature=False, content_commitment=False, key_encipherment=False,
-                                     data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                     crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
@@ -45,16 +57,33 @@ def make_cluster_files(folder: Path, days: int) -> ClusterFiles:
     leaf_certificate = (
         _builder(_name("judge cluster member"), ca_name, leaf_key.public_key(), valid)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                     data_encipherment=False, key_agreement=True, key_cert_sign=False,
-                                     crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]),
-                       critical=False)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=True,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(
+            x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False
+        )
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
-    _write_new(files.key, leaf_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                                 serialization.NoEncryption()), mode=0o600)
+    _write_new(
+        files.key,
+        leaf_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        ),
+        mode=0o600,
+    )
     _write_new(files.certificate, leaf_certificate.public_bytes(serialization.Encoding.PEM), mode=0o644)
     _write_new(files.ca, ca_certificate.public_bytes(serialization.Encoding.PEM), mode=0o644)
     return files
@@ -68,8 +97,9 @@ def _make_private_folder(folder: Path) -> None:
         if not folder.is_dir():
             raise JudgeError(f"{folder}: not a folder; give judge cluster init a new folder's name") from None
         if any(folder.iterdir()):
-            raise JudgeError(f"{folder}: not empty; give judge cluster init a new folder (it never overwrites "
-                             "a cluster's files)") from None
+            raise JudgeError(
+                f"{folder}: not empty; give judge cluster init a new folder (it never overwrites a cluster's files)"
+            ) from None
     except OSError as error:
         raise JudgeError(f"{folder}: cannot create it ({error.strerror}); choose another folder") from None
     folder.chmod(0o700)
@@ -88,7 +118,18 @@ def _name(common_name: str) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
 
 
-def _builder(subject: x509.Name, issuer: x509.Name, public_key: ec.EllipticCurvePublicKey,
-             valid: tuple[datetime.datetime, datetime.datetime]) -> x509.CertificateBuilder:
-    return (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(public_key)
-            .serial_number(x509.random_serial_number()).not_valid_before(valid[0]).not_valid_after(valid[1]))
+def _builder(
+    subject: x509.Name,
+    issuer: x509.Name,
+    public_key: ec.EllipticCurvePublicKey,
+    valid: tuple[datetime.datetime, datetime.datetime],
+) -> x509.CertificateBuilder:
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer)
+        .public_key(public_key)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(valid[0])
+        .not_valid_after(valid[1])
+    )

@@ -53,16 +53,18 @@ class ClusterFiles:
             from cryptography.exceptions import InvalidSignature
             from cryptography.hazmat.primitives.serialization import load_pem_private_key
         except ImportError:
-            raise JudgeError(f"{self.folder}: checking a cluster's certificates needs cryptography: "
-                             "pip install 'judge[dask]'") from None
+            raise JudgeError(
+                f"{self.folder}: checking a cluster's certificates needs cryptography: pip install 'judge[dask]'"
+            ) from None
         if not self.folder.is_dir():
             raise JudgeError(f"{self.folder}: no such folder; {FIX}")
         for path in (self.ca, self.certificate, self.key):
             if not path.is_file():
                 raise JudgeError(f"{path}: missing; {FIX}")
         if self.key.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise JudgeError(f"{self.key}: other users may read this key, and with it run code on every worker; "
-                             f"chmod 600 {self.key}")
+            raise JudgeError(
+                f"{self.key}: other users may read this key, and with it run code on every worker; chmod 600 {self.key}"
+            )
         ca = _parsed(self.ca, x509.load_pem_x509_certificate)
         certificate = _parsed(self.certificate, x509.load_pem_x509_certificate)
         key = _parsed(self.key, lambda data: load_pem_private_key(data, password=None))
@@ -71,14 +73,18 @@ class ClusterFiles:
         try:
             certificate.verify_directly_issued_by(ca)
         except (ValueError, TypeError, InvalidSignature):
-            raise JudgeError(f"{self.certificate}: not signed by {self.ca} (the two come from different "
-                             f"judge cluster init runs); {FIX}") from None
-        now = datetime.datetime.now(datetime.timezone.utc)
+            raise JudgeError(
+                f"{self.certificate}: not signed by {self.ca} (the two come from different "
+                f"judge cluster init runs); {FIX}"
+            ) from None
+        now = datetime.datetime.now(datetime.UTC)
         for path, each in ((self.ca, ca), (self.certificate, certificate)):
             if not each.not_valid_before_utc <= now <= each.not_valid_after_utc:
-                raise JudgeError(f"{path}: valid only from {each.not_valid_before_utc:%Y-%m-%d %H:%M} to "
-                                 f"{each.not_valid_after_utc:%Y-%m-%d %H:%M} UTC; run judge cluster init again "
-                                 "and copy the new folder to every machine")
+                raise JudgeError(
+                    f"{path}: valid only from {each.not_valid_before_utc:%Y-%m-%d %H:%M} to "
+                    f"{each.not_valid_after_utc:%Y-%m-%d %H:%M} UTC; run judge cluster init again "
+                    "and copy the new folder to every machine"
+                )
         return self
 
     def security(self) -> Security:
@@ -86,7 +92,9 @@ class ClusterFiles:
         from distributed.security import Security
 
         files = {"cert": str(self.certificate), "key": str(self.key)}
-        roles = {f"tls_{role}_{kind}": path for role in ("client", "scheduler", "worker") for kind, path in files.items()}
+        roles = {
+            f"tls_{role}_{kind}": path for role in ("client", "scheduler", "worker") for kind, path in files.items()
+        }
         return Security(tls_ca_file=str(self.ca), require_encryption=True, **roles)
 
 

@@ -12,8 +12,8 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any
 
 from judge.cluster.address import SchedulerAddress
 from judge.cluster.files import ClusterFiles
@@ -35,22 +35,24 @@ def serve_scheduler(files: ClusterFiles, host: str, port: int, announce: Callabl
     return _run(_scheduler(files.security(), host, port, announce), f"tls://{host or '*'}:{port}")
 
 
-def serve_workers(files: ClusterFiles, scheduler: SchedulerAddress, count: int, host: str | None,
-                  announce: Callable[[str], None]) -> int:
+def serve_workers(
+    files: ClusterFiles, scheduler: SchedulerAddress, count: int, host: str | None, announce: Callable[[str], None]
+) -> int:
     """Run `count` single-threaded workers (each under a Nanny) for `scheduler` until SIGINT or SIGTERM; a
     scheduler that does not answer first is a JudgeError. Returns as `serve_scheduler`."""
     return _run(_workers(files.security(), scheduler, count, host, announce), str(scheduler))
 
 
-def _run(serving: Awaitable[int], where: str) -> int:
+def _run(serving: Coroutine[Any, Any, int], where: str) -> int:
     try:
-        return asyncio.run(serving)  # type: ignore[arg-type] -- a coroutine
+        return asyncio.run(serving)
     except (OSError, RuntimeError) as error:  # Dask says "Scheduler failed to start." from the OSError
         cause = error if isinstance(error, OSError) else error.__cause__
         if not isinstance(cause, OSError):  # an address in use or not on this machine
             raise
-        raise JudgeError(f"{where}: cannot serve there ({' '.join(str(cause).split())}); choose another "
-                         "--host or --port") from None
+        raise JudgeError(
+            f"{where}: cannot serve there ({' '.join(str(cause).split())}); choose another --host or --port"
+        ) from None
 
 
 async def _scheduler(security: Security, host: str, port: int, announce: Callable[[str], None]) -> int:
@@ -59,22 +61,40 @@ async def _scheduler(security: Security, host: str, port: int, announce: Callabl
     async with contextlib.AsyncExitStack() as stack:
         with _dask_quiet():
             scheduler = await stack.enter_async_context(
-                Scheduler(host=host, port=port, protocol="tls", security=security, dashboard=False,
-                          dashboard_address=SCHEDULER_HTTP))
+                Scheduler(
+                    host=host,
+                    port=port,
+                    protocol="tls",
+                    security=security,
+                    dashboard=False,
+                    dashboard_address=SCHEDULER_HTTP,
+                )
+            )
         announce(scheduler.address)
         return await _until_stopped([scheduler.finished()])
 
 
-async def _workers(security: Security, scheduler: SchedulerAddress, count: int, host: str | None,
-                   announce: Callable[[str], None]) -> int:
+async def _workers(
+    security: Security, scheduler: SchedulerAddress, count: int, host: str | None, announce: Callable[[str], None]
+) -> int:
     from distributed import Nanny
 
     await _check_scheduler(security, scheduler)
     async with contextlib.AsyncExitStack() as stack:
         with _dask_quiet():
-            nannies = [await stack.enter_async_context(
-                Nanny(str(scheduler), nthreads=1, security=security, protocol="tls", host=host,
-                      dashboard_address=WORKER_HTTP)) for _ in range(count)]
+            nannies = [
+                await stack.enter_async_context(
+                    Nanny(
+                        str(scheduler),
+                        nthreads=1,
+                        security=security,
+                        protocol="tls",
+                        host=host,
+                        dashboard_address=WORKER_HTTP,
+                    )
+                )
+                for _ in range(count)
+            ]
         for nanny in nannies:
             announce(nanny.worker_address)
         return await _until_stopped([nanny.finished() for nanny in nannies])
@@ -93,12 +113,15 @@ async def _check_scheduler(security: Security, scheduler: SchedulerAddress) -> N
         finally:
             await comm.close()
     except OSError as error:
-        raise JudgeError(f"{scheduler}: no scheduler of this cluster answers there "
-                         f"({' '.join(str(error).split())}); start judge cluster scheduler there with the same "
-                         "folder first") from None
+        raise JudgeError(
+            f"{scheduler}: no scheduler of this cluster answers there "
+            f"({' '.join(str(error).split())}); start judge cluster scheduler there with the same "
+            "folder first"
+        ) from None
     if kind != "Scheduler":
-        raise JudgeError(f"{scheduler}: a Dask {kind}, not the scheduler; give the address judge cluster "
-                         "scheduler printed")
+        raise JudgeError(
+            f"{scheduler}: a Dask {kind}, not the scheduler; give the address judge cluster scheduler printed"
+        )
 
 
 @contextlib.contextmanager
@@ -118,10 +141,16 @@ async def _until_stopped(finishing: list[Awaitable[None]]) -> int:
     """Wait for SIGINT or SIGTERM (its number) or for any of `finishing` (0)."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future[int] = loop.create_future()
+
+    def stop(number: int) -> None:
+        if not stopped.done():
+            stopped.set_result(number)
+
     for number in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(number, lambda number=number: stopped.done() or stopped.set_result(number))
-    ended = [asyncio.ensure_future(each) for each in finishing]
-    await asyncio.wait([stopped, *ended], return_when=asyncio.FIRST_COMPLETED)
+        loop.add_signal_handler(number, stop, number)
+    ended: list[asyncio.Future[None]] = [asyncio.ensure_future(each) for each in finishing]
+    waited: list[asyncio.Future[Any]] = [stopped, *ended]
+    await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
     for task in ended:
         task.cancel()
     return stopped.result() if stopped.done() else 0

@@ -1,13 +1,16 @@
 """`judge grade`: judge a whole class of submissions and keep a gradebook.
 
-The flow, one module per step:
+The flow, one module per step (the class folder itself is read by judge/class_folder.py, shared with similarity):
 
-    discovery.py   problems folder + class folder -> (student, problem, source) pairs and unmatched files
-    store.py       results.sqlite: one row per pair; tells which pairs are missing or stale
-    session.py     runs the stale pairs on the batch engine (judge/batch/), storing each result as it arrives
-    out_folder.py  the --out folder: one run at a time (a lock), a full disk told as one line
-    gradebook.py   the stored rows as a student x problem table; its views (grades.csv, grades.json,
-                   report.html) are in judge/reporters/gradebook/, the command in judge/cli/grade.py
+    session.py       problems + class folder -> tasks; runs the stale ones on the batch engine (judge/batch/),
+                     storing each result as it arrives, and hands the gradebook to the command
+    store.py         results.sqlite: one row per pair; tells which pairs are missing or stale
+    out_folder.py    the --out folder: one run at a time (a lock), a full disk told as one line
+    gradebook.py     the stored rows as a student x problem table; its views (grades.csv, grades.json,
+                     report.html) are in judge/reporters/gradebook/, written by the command (judge/cli/grade.py)
+    stress_pairs.py  `--stress`: the smallest failing input of every WA pair, through judge.stress's package API
 
 Every pair is judged by `judge.judging.submission.judge_submission`, the engine behind `judge run`, so verdicts agree.
+Grading imports no view and no other feature except stress, through `judge.stress` (tests/test_import_graph.py).
+This file holds only a docstring: importers name the module they need.
 """

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge import __version__
 from judge.batch.tasks import Pair
-from judge.grading.discovery import ClassFolder, Unmatched
+from judge.class_folder import ClassFolder, Unmatched
 from judge.grading.store import StoredResult
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
@@ -50,8 +50,14 @@ class Gradebook:
     """With `judge grade --stress`: per WA pair, the smallest failing input found, or why there is none."""
 
     @classmethod
-    def build(cls, problems: Mapping[str, Problem], class_folder: ClassFolder,
-              stored: Mapping[Pair, StoredResult], *, partial: bool) -> Gradebook:
+    def build(
+        cls,
+        problems: Mapping[str, Problem],
+        class_folder: ClassFolder,
+        stored: Mapping[Pair, StoredResult],
+        *,
+        partial: bool,
+    ) -> Gradebook:
         """The gradebook of the pairs `class_folder` holds now (rows of files since removed are left out)."""
         pairs = [(submission.student, submission.problem_id) for submission in class_folder.submissions]
         return cls(

@@ -37,8 +37,7 @@ _SQLITE_IOERR, _SQLITE_FULL = 10, 13
 
 def full_line(out_dir: Path, why: str) -> str:
     """The one line for a full `out_dir`."""
-    return (f"the gradebook folder {out_dir} is full: {why}; "
-            f"free space and run the same command again to resume")
+    return f"the gradebook folder {out_dir} is full: {why}; free space and run the same command again to resume"
 
 
 def write_failure(error: BaseException, out_dir: Path) -> JudgeFailure | None:
@@ -60,8 +59,10 @@ def write_failure(error: BaseException, out_dir: Path) -> JudgeFailure | None:
     why = f"{error} ({error.sqlite_errorname})"
     if code & 0xFF == _SQLITE_FULL or _no_free_block(out_dir):
         return JudgeFailure(full_line(out_dir, why))
-    return JudgeFailure(f"the gradebook folder {out_dir} could not be written: {why}; check its disk (a quota, "
-                        f"a failing device) and run the same command again to resume")
+    return JudgeFailure(
+        f"the gradebook folder {out_dir} could not be written: {why}; check its disk (a quota, "
+        f"a failing device) and run the same command again to resume"
+    )
 
 
 def _no_free_block(out_dir: Path) -> bool:
@@ -106,5 +107,7 @@ def _busy_line(out_dir: Path, descriptor: int) -> str:
     """The refusal, with the holder's pid when it has written it yet."""
     holder = os.pread(descriptor, 32, 0).decode("ascii", "replace").strip()
     who = f" (pid {holder})" if holder.isdigit() else ""
-    return (f"{out_dir}: another `judge grade`{who} is writing this gradebook folder; "
-            f"wait for it to end and run the same command again, or give another --out")
+    return (
+        f"{out_dir}: another `judge grade`{who} is writing this gradebook folder; "
+        f"wait for it to end and run the same command again, or give another --out"
+    )

@@ -1,5 +1,5 @@
 """One grading run: find the pairs, judge those that are missing or stale, store each result as it arrives,
-and write the gradebook.
+and hand the gradebook to the command, which writes its views (judge/cli/grade.py, judge/reporters/gradebook/).
 
 The database is the run's memory. Results are committed one by one as they come back, so stopping the run in
 any way loses only the pairs in flight, and the next run with the same arguments judges only what is missing
@@ -10,7 +10,7 @@ alike: nothing is left running, and the gradebook is not rewritten from half a r
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,15 +20,14 @@ from judge.batch.order import Estimate
 from judge.batch.packing import ProblemPack
 from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
-from judge.batch.tasks import GradeTask, Pair
-from judge.grading.discovery import ClassFolder, LayoutChoice, scan_class, source_limits
+from judge.batch.tasks import Pair, SubmissionTask
+from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.out_folder import one_run_at_a_time
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
-from judge.grading.stress_pairs import minimal_inputs
+from judge.grading.stress_pairs import Told, minimal_inputs
 from judge.options import RunOptions
 from judge.problems.model import Problem
-from judge.reporters.gradebook import write_views
 
 
 @dataclass(frozen=True)
@@ -46,6 +45,8 @@ class GradeRequest:
     show_progress: bool = False
     stress_budget: float | None = None
     """Seconds per WA pair for `--stress` (None: no stress search)."""
+    stress_told: Told = lambda *_: None
+    """Told each `--stress` finding as its search ends."""
     submissions_dir: Path = Path("submissions")
 
 
@@ -61,75 +62,124 @@ class GradeSummary:
 class Interrupted(Exception):
     """The run was stopped by Ctrl-C or SIGTERM (`signal_number`); the message says how far it got."""
 
-    def __init__(self, signal_number: int, stored: int, total: int) -> None:
-        super().__init__(f"interrupted: {stored} of {total} pairs have a result; "
-                         f"run the same command again to judge the rest")
+    def __init__(self, signal_number: int, stored: int, total: int, *, forced: bool) -> None:
+        if forced:
+            message = (
+                f"interrupted: {stored} of {total} pairs were judged again; the others keep their earlier "
+                f"results: run without --force to keep those, or with --force to judge every pair again"
+            )
+        else:
+            message = (
+                f"interrupted: {stored} of {total} pairs have a result; run the same command again to judge the rest"
+            )
+        super().__init__(message)
         self.signal_number = signal_number
 
 
-def grade(request: GradeRequest) -> GradeSummary:
-    """Grade the class, writing results.sqlite as it goes and grades.csv, grades.json, report.html at the end,
+def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeSummary:
+    """Grade the class, writing results.sqlite as it goes, then `publish(gradebook)` (the command writes the views),
     holding the `--out` folder's lock throughout (a second run on the same folder is refused: out_folder.py)."""
     problems = load_problems(request.problems_dir)
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
-    with one_run_at_a_time(request.out_dir):  # held until the last view is written
+    with one_run_at_a_time(request.out_dir):  # held until the last view is published
         gradebook, judged = judge_missing(request, problems, class_folder, tasks)
         if request.stress_budget is not None:
-            gradebook = dataclasses.replace(gradebook, stress=minimal_inputs(
-                problems, class_folder, gradebook.results, request.stress_budget, request.submissions_dir,
-                request.options))
-        write_views(gradebook, request.out_dir)
+            gradebook = dataclasses.replace(
+                gradebook,
+                stress=minimal_inputs(
+                    problems,
+                    class_folder,
+                    gradebook.results,
+                    request.stress_budget,
+                    request.submissions_dir,
+                    request.options,
+                    request.stress_told,
+                ),
+            )
+        publish(gradebook)
     return GradeSummary(judged=judged, reused=len(tasks) - judged, gradebook=gradebook)
 
 
-def judge_missing(request: GradeRequest, problems: Mapping[str, Problem], class_folder: ClassFolder,
-                  tasks: Sequence[GradeTask]) -> tuple[Gradebook, int]:
+def judge_missing(
+    request: GradeRequest, problems: Mapping[str, Problem], class_folder: ClassFolder, tasks: Sequence[SubmissionTask]
+) -> tuple[Gradebook, int]:
     """Judge the tasks with no current result in the store, storing each as it arrives: the gradebook of every
     stored result, and how many tasks were judged."""
     with ResultStore(request.out_dir) as store:
         stored = store.results()  # read once: every result judged now is added as it is written
         todo = stale_tasks(tasks, stored, force=request.force)
         if todo:
-            progress = BatchProgress(len(todo), enabled=request.show_progress, label="judging", unit="pairs")
+            progress = BatchProgress(
+                len(todo),
+                enabled=request.show_progress,
+                label="judging",
+                unit="pairs",
+                time_limits={pid: problem.spec.time_limit for pid, problem in problems.items()},
+            )
+
+            judged_now: set[Pair] = set()
 
             def keep(finished: Finished) -> None:
                 stored[finished.task.pair] = store.record(finished.task, finished.outcome)
+                judged_now.add(finished.task.pair)
 
             try:
                 run_batch(todo, request.executor, progress, keep, expected=previous_seconds(stored))
             except Stopped as stop:
-                current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
-                raise Interrupted(stop.signal_number, current, len(tasks)) from None
+                raise Interrupted(
+                    stop.signal_number,
+                    _current(tasks, stored, judged_now, force=request.force),
+                    len(tasks),
+                    forced=request.force,
+                ) from None
         return Gradebook.build(problems, class_folder, stored, partial=request.partial), len(todo)
+
+
+def _current(
+    tasks: Sequence[SubmissionTask], stored: Mapping[Pair, StoredResult], judged_now: set[Pair], *, force: bool
+) -> int:
+    """How many pairs have a result that counts: with --force only those judged again in this run (the others
+    hold results from before it), else every stored one that is up to date."""
+    if force:
+        return len(judged_now)
+    return len(tasks) - len(stale_tasks(tasks, stored, force=False))
 
 
 def previous_seconds(stored: Mapping[Pair, StoredResult]) -> Estimate:
     """How long a task is expected to take, to hand out the longest first: its pair's last result (the tests' wall
     time), else its test count times the stored results' seconds per test (1 with none), so both are seconds."""
-    walls = {pair: sum(case.wall_seconds for case in row.result.cases) for pair, row in stored.items()
-             if row.result is not None and row.result.cases}
+    walls = {
+        pair: sum(case.wall_seconds for case in row.result.cases)
+        for pair, row in stored.items()
+        if row.result is not None and row.result.cases
+    }
     tests = sum(len(row.result.cases) for pair, row in stored.items() if pair in walls and row.result is not None)
     per_test = sum(walls.values()) / tests if tests else 1.0
 
-    def expected(task: GradeTask) -> float:
+    def expected(task: SubmissionTask) -> float:
         return walls.get(task.pair, task.problem.test_count * per_test)
 
     return expected
 
 
-def make_tasks(problems: Mapping[str, Problem], class_folder: ClassFolder, options: RunOptions) -> list[GradeTask]:
+def make_tasks(problems: Mapping[str, Problem], class_folder: ClassFolder, options: RunOptions) -> list[SubmissionTask]:
     """A task per pair, with the source as the scan read it; each problem is packed once and shared by its tasks."""
     packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
     return [
-        GradeTask(submission.student, submission.relative, submission.source, packs[submission.problem_id], options)
+        SubmissionTask(
+            submission.student, submission.relative, submission.source, packs[submission.problem_id], options
+        )
         for submission in class_folder.submissions
     ]
 
 
-def stale_tasks(tasks: Sequence[GradeTask], stored: Mapping[Pair, StoredResult], *, force: bool) -> list[GradeTask]:
+def stale_tasks(
+    tasks: Sequence[SubmissionTask], stored: Mapping[Pair, StoredResult], *, force: bool
+) -> list[SubmissionTask]:
     """The tasks whose pair has no reusable result (all of them with `force`)."""
     return [
-        task for task in tasks
+        task
+        for task in tasks
         if force or task.pair not in stored or not stored[task.pair].is_current(Fingerprint.of(task))
     ]

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from judge import __version__
-from judge.batch.tasks import GradeTask, Pair, PairOutcome
+from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.grading.out_folder import write_failure, writing_into
 from judge.judging.results import SubmissionResult
@@ -67,7 +67,7 @@ class Fingerprint:
     judge_version: str
 
     @classmethod
-    def of(cls, task: GradeTask) -> Fingerprint:
+    def of(cls, task: SubmissionTask) -> Fingerprint:
         return cls(task.source_path, task.source.sha256, task.problem.digest, __version__)
 
 
@@ -111,8 +111,9 @@ class ResultStore:
         try:
             version = self._connection.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
-                raise JudgeError(f"{self.path}: written by another version of judge (schema {version}); "
-                                 f"use another --out folder")
+                raise JudgeError(
+                    f"{self.path}: written by another version of judge (schema {version}); use another --out folder"
+                )
             self._connection.execute("PRAGMA journal_mode=WAL")
             self._connection.execute("PRAGMA synchronous=NORMAL")
             self._connection.execute(_SCHEMA)
@@ -138,8 +139,21 @@ class ResultStore:
             ).fetchall()
         stored = {}
         for row in rows:
-            (student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,
-             tests_passed, tests_total, report_json, error, worker, judged_at) = row
+            (
+                student,
+                problem_id,
+                source_path,
+                source_sha256,
+                problem_hash,
+                judge_version,
+                verdict,
+                tests_passed,
+                tests_total,
+                report_json,
+                error,
+                worker,
+                judged_at,
+            ) = row
             student, problem_id = _text(student), _text(problem_id)
             stored[(student, problem_id)] = StoredResult(
                 student=student,
@@ -155,19 +169,29 @@ class ResultStore:
             )
         return stored
 
-    def record(self, task: GradeTask, outcome: PairOutcome) -> StoredResult:
+    def record(self, task: SubmissionTask, outcome: SubmissionOutcome) -> StoredResult:
         """Write (or replace) the pair's row and commit, so it survives whatever happens next; the row as
         `results` would read it back."""
         fingerprint = Fingerprint.of(task)
         judged_at = datetime.now(UTC).isoformat(timespec="microseconds")
         with writing_into(self.out_dir):  # a failed transaction is rolled back when the store closes
             self._write(task, outcome, fingerprint, judged_at)
-        return StoredResult(task.student, task.problem.problem_id,
-                            dataclasses.replace(fingerprint, judge_version=outcome.judge_version), outcome.verdict,
-                            outcome.tests_passed, task.problem.test_count, outcome.result, outcome.error,
-                            outcome.worker, judged_at)
+        return StoredResult(
+            task.student,
+            task.problem.problem_id,
+            dataclasses.replace(fingerprint, judge_version=outcome.judge_version),
+            outcome.verdict,
+            outcome.tests_passed,
+            task.problem.test_count,
+            outcome.result,
+            outcome.error,
+            outcome.worker,
+            judged_at,
+        )
 
-    def _write(self, task: GradeTask, outcome: PairOutcome, fingerprint: Fingerprint, judged_at: str) -> None:
+    def _write(
+        self, task: SubmissionTask, outcome: SubmissionOutcome, fingerprint: Fingerprint, judged_at: str
+    ) -> None:
         """The upsert of one pair's row, committed."""
         self._connection.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -178,11 +202,19 @@ class ResultStore:
             " report_json=excluded.report_json, error=excluded.error, worker=excluded.worker,"
             " judged_at=excluded.judged_at",
             (
-                _stored(task.student), _stored(task.problem.problem_id), _stored(fingerprint.source_path),
-                fingerprint.source_sha256, fingerprint.problem_hash, outcome.judge_version, outcome.verdict.short,
-                outcome.tests_passed, task.problem.test_count,
+                _stored(task.student),
+                _stored(task.problem.problem_id),
+                _stored(fingerprint.source_path),
+                fingerprint.source_sha256,
+                fingerprint.problem_hash,
+                outcome.judge_version,
+                outcome.verdict.short,
+                outcome.tests_passed,
+                task.problem.test_count,
                 json.dumps(outcome.result.to_dict()) if outcome.result is not None else None,  # ASCII: \udcff escapes
-                _stored(outcome.error), _stored(outcome.worker), judged_at,
+                _stored(outcome.error),
+                _stored(outcome.worker),
+                judged_at,
             ),
         )
         self._connection.commit()

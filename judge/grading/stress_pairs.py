@@ -7,12 +7,12 @@ at, leaves a one-line reason on the page instead; it never fails the grading.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from judge.batch.tasks import Pair
+from judge.class_folder import ClassFolder
 from judge.errors import JudgeError
-from judge.grading.discovery import ClassFolder
 from judge.grading.store import StoredResult
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.options import RunOptions
@@ -24,8 +24,19 @@ STRESS_SEED = 0
 MAX_EXAMPLES = 200
 
 
-def minimal_inputs(problems: Mapping[str, Problem], class_folder: ClassFolder, results: Mapping[Pair, StoredResult],
-                   budget_seconds: float, submissions_dir: Path, options: RunOptions) -> dict[Pair, StressReport | str]:
+Told = Callable[[Pair, "StressReport | str"], None]
+"""Told each pair's finding as soon as its search ends (the terminal's summary line)."""
+
+
+def minimal_inputs(
+    problems: Mapping[str, Problem],
+    class_folder: ClassFolder,
+    results: Mapping[Pair, StoredResult],
+    budget_seconds: float,
+    submissions_dir: Path,
+    options: RunOptions,
+    told: Told = lambda *_: None,
+) -> dict[Pair, StressReport | str]:
     """A stress report (or why there is none) for every pair whose verdict is WA."""
     found: dict[Pair, StressReport | str] = {}
     for submission in class_folder.submissions:
@@ -33,12 +44,18 @@ def minimal_inputs(problems: Mapping[str, Problem], class_folder: ClassFolder, r
         if pair not in results or results[pair].verdict is not Verdict.WA:
             continue
         request = StressRequest(
-            problem=problems[submission.problem_id], source=submission.path, reference=None,
-            submissions_dir=submissions_dir, budget_seconds=budget_seconds, max_examples=MAX_EXAMPLES,
-            seed=STRESS_SEED, options=options,
+            problem=problems[submission.problem_id],
+            source=submission.path,
+            reference=None,
+            submissions_dir=submissions_dir,
+            budget_seconds=budget_seconds,
+            max_examples=MAX_EXAMPLES,
+            seed=STRESS_SEED,
+            options=options,
         )
         try:
             found[pair] = stress(request, lambda *_: None)
         except (JudgeError, *JUDGE_FAILURES) as error:
             found[pair] = str(error) if isinstance(error, JudgeError) else reason(error)
+        told(pair, found[pair])
     return found

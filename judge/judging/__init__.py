@@ -1,9 +1,12 @@
 """Judging: one submission on one problem, from its source to a `SubmissionResult`. Every command that judges
 (run, grade, verify, stress, answers) goes through submission.py, so verdicts agree. Imports runner, languages,
-problems, checkers and the shared modules below them; none of those imports judging.
+problems, programs, checkers and the shared modules below them; none of those imports judging.
 
-- submission.py: `judge_submission` and `open_judging`: the session (scratch folder, sandbox, containment,
-  starter), compiling once, the test loop, the per-case JE boundary and the diff shown.
+- submission.py: the entry points (`judge_submission`, `open_judging`, `reference_runs`) and the test loop.
+- session.py: `Session`, what every run of one submission shares (scratch folder, sandbox, containment, checker,
+  limits), and the starter its tests share (a launcher, or a warm box).
+- case.py: one test case: run, classify, check, the diff shown, and the boundary where a failure of the judge
+  becomes that case's JE.
 - limit_policy.py: the limits a submission gets (the problem's, with its language's allowance) and how they were
   derived, in one line.
 - interactive.py: one test of an interactive problem, the submission and the problem's validator run together.

@@ -14,7 +14,7 @@ from enum import Enum
 
 from judge.errors import JudgeFailure
 
-JUDGE_FAILURES: tuple[type[Exception], ...] = (JudgeFailure, OSError)
+JUDGE_FAILURES: tuple[type[JudgeFailure], type[OSError]] = (JudgeFailure, OSError)
 """What the judging boundaries catch. Not `Exception`: a bug must be seen as one, not become a verdict."""
 
 

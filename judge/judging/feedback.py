@@ -15,13 +15,13 @@ from judge.judging.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
 
 ABOUT_THE_ANSWER = (Verdict.WA, Verdict.PE)
+HIDDEN_NOTICE = "hidden test: verdict only, as on BOJ (--feedback full shows more)"
 
 
 def _boj(case: CaseResult) -> CaseResult:
     if case.is_sample or case.verdict not in ABOUT_THE_ANSWER:
         return case
-    return dataclasses.replace(case, message="hidden test: verdict only, as on BOJ (--feedback full shows more)",
-                               diff="")
+    return dataclasses.replace(case, message=HIDDEN_NOTICE, diff="")
 
 
 def _full(case: CaseResult) -> CaseResult:

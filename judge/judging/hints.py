@@ -36,8 +36,10 @@ def _java_class_main(result: SubmissionResult, language: Language) -> str:
         return ""
     named = _JAVA_FILE_NAME.search(result.compile_message) if result.verdict is Verdict.CE else None
     if named:
-        return (f"hint: the judge compiles your file as Main.java and runs class Main, as BOJ does: "
-                f"rename 'public class {named.group(1)}' to 'public class Main'")
+        return (
+            f"hint: the judge compiles your file as Main.java and runs class Main, as BOJ does: "
+            f"rename 'public class {named.group(1)}' to 'public class Main'"
+        )
     if any(_JAVA_NO_MAIN in case.message for case in result.cases):
         return "hint: the judge runs class Main, as BOJ does: name the class with your main method Main"
     return ""

@@ -2,8 +2,9 @@
 stdout piped to the submission's stdin and the submission's stdout to the validator's stdin, through the judge
 (one relay thread per direction), which so knows which side stopped first.
 
-Each runs under its own limits in its own control group (`execute.run`, one thread each), so the submission's
-CPU time is its own, and each run kills everything it started: nothing of either survives the test. The
+Each runs under its own limits in its own run of the containment the command chose (one thread each: the
+submission through `execute.run`, the validator through its `ProblemPrograms`), so the submission's CPU time is
+its own, and each run kills everything it started: nothing of either survives the test. The
 validator's wall limit is its own plus the submission's, since it spends its time waiting for the submission.
 What the submission sends is capped by its output limit, as a file would be: the relay stops there.
 
@@ -26,6 +27,7 @@ import dataclasses
 import os
 import signal
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -35,6 +37,7 @@ from judge.errors import JudgeFailure
 from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
+from judge.runner.containment.protocol import Containment
 from judge.runner.execute import RunSpec, RunStats
 from judge.runner.limits import MIB, Limits
 from judge.verdicts import Verdict
@@ -54,24 +57,34 @@ class Interaction:
     score: float | None = None
 
 
-def interact(submission: RunSpec, limits: Limits, memory_errors: tuple[str, ...], validator: ProgramChecker,
-             test: TestCase) -> Interaction:
-    """Run `submission` against `validator` on `test`, the judge relaying between their pipes."""
+def interact(
+    submission: RunSpec,
+    limits: Limits,
+    memory_errors: tuple[str, ...],
+    containment: Containment,
+    validator: ProgramChecker,
+    test: TestCase,
+) -> Interaction:
+    """Run `submission` (contained by the session's `containment`) against `validator` on `test`, the judge
+    relaying between their pipes."""
     checker = validator.prepare(input=test.input_path.read_bytes(), output=b"", answer=test.answer_path.read_bytes())
-    checker_limits = dataclasses.replace(validator.limits,
-                                         wall_seconds=validator.limits.wall_seconds + limits.wall_seconds)
+    checker_limits = dataclasses.replace(
+        validator.limits, wall_seconds=validator.limits.wall_seconds + limits.wall_seconds
+    )
     to_submission, from_submission, to_validator, from_validator = os.pipe(), os.pipe(), os.pipe(), os.pipe()
     program = dataclasses.replace(submission, stdin_fd=to_submission[0], stdout_fd=from_submission[1])
     checker = dataclasses.replace(checker, stdin_fd=to_validator[0], stdout_fd=from_validator[1])
     with ThreadPoolExecutor(max_workers=4, thread_name_prefix="interactive") as pool:
         validator_said = pool.submit(_relay, from_validator[0], to_submission[1])
         submission_said = pool.submit(_relay, from_submission[0], to_validator[1], limits.output_mib * MIB)
-        ran = pool.submit(_run, program, limits)
-        checked = pool.submit(_run, checker, checker_limits)
+        ran = pool.submit(_run, lambda: execute.run(program, limits, containment))
+        checked = pool.submit(_run, lambda: validator.run(checker, checker_limits))
         sub_stats, val_stats = ran.result(), checked.result()
         validator_end, submission_end = validator_said.result(), submission_said.result()
     validator_first = validator_end.at < submission_end.at or (
-        sub_stats.stopped_at is not None and validator_end.at < sub_stats.stopped_at)
+        sub_stats.stopped_at is not None and validator_end.at < sub_stats.stopped_at
+    )
+    submission_failure: Classification | None
     if submission_end.cut:
         submission_failure = Classification(Verdict.OLE, f"output to the validator over {limits.output_mib} MiB")
         if not validator_first:
@@ -123,13 +136,13 @@ def _relay(source: int, target: int, limit_bytes: int | None = None) -> _Ended:
 def _write_all(target: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(target, view):]
+        view = view[os.write(target, view) :]
 
 
-def _run(spec: RunSpec, limits: Limits) -> RunStats:
+def _run(side: Callable[[], RunStats]) -> RunStats:
     """One side of the interaction (a failure to run it is the judge's)."""
     try:
-        return execute.run(spec, limits)
+        return side()
     except OSError as error:
         raise JudgeFailure(f"the judge could not run one side of the interaction: {error}") from None
 

@@ -29,8 +29,14 @@ def limits_note(spec: ProblemSpec, language: Language) -> str:
     Empty when the language gets the bare limits."""
     if not spec.language_allowance:
         return ""
-    parts = [part for part in (_allowance_text("CPU", spec.time_limit, "s", language.time),
-                               _allowance_text("memory", spec.memory_limit, "MiB", language.memory)) if part]
+    parts = [
+        part
+        for part in (
+            _allowance_text("CPU", spec.time_limit, "s", language.time),
+            _allowance_text("memory", spec.memory_limit, "MiB", language.memory),
+        )
+        if part
+    ]
     return ", ".join([f"{parts[0]} for {language.display}", *parts[1:]]) if parts else ""
 
 

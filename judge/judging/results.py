@@ -44,9 +44,16 @@ class SubmissionHeader:
 
     def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
         return SubmissionResult(
-            problem_id=self.problem_id, submission=self.submission, language=self.language, limits=self.limits,
-            isolation=self.isolation, memory_enforcement=self.memory_enforcement, limits_note=self.limits_note,
-            verdict=verdict, cases=tuple(cases), compile_message=compile_message,
+            problem_id=self.problem_id,
+            submission=self.submission,
+            language=self.language,
+            limits=self.limits,
+            isolation=self.isolation,
+            memory_enforcement=self.memory_enforcement,
+            limits_note=self.limits_note,
+            verdict=verdict,
+            cases=tuple(cases),
+            compile_message=compile_message,
         )
 
 
@@ -92,8 +99,13 @@ class SubmissionResult:
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
         return SubmissionHeader(
-            problem_id=self.problem_id, submission=self.submission, language=self.language, limits=self.limits,
-            isolation=self.isolation, memory_enforcement=self.memory_enforcement, limits_note=self.limits_note,
+            problem_id=self.problem_id,
+            submission=self.submission,
+            language=self.language,
+            limits=self.limits,
+            isolation=self.isolation,
+            memory_enforcement=self.memory_enforcement,
+            limits_note=self.limits_note,
             tests=tuple(case.name for case in self.cases),
         )
 
@@ -123,9 +135,7 @@ class SubmissionResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
-        cases = tuple(
-            CaseResult(**{**case, "verdict": Verdict.from_short(case["verdict"])}) for case in data["cases"]
-        )
+        cases = tuple(CaseResult(**{**case, "verdict": Verdict.from_short(case["verdict"])}) for case in data["cases"])
         return cls(
             **{
                 **data,

@@ -49,15 +49,17 @@ def styled(text: str, style: str, colour: bool) -> str:
 
 def display_width(text: str) -> int:
     """Columns `text` takes on a terminal: two for wide (Korean, CJK) characters, none for combining marks."""
-    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
-               for char in text)
+    return sum(
+        0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text
+    )
 
 
-def row_line(columns: Sequence[Column], widths: Sequence[int], cells: Sequence[Cell], colour: bool,
-             separator: str = "  ") -> str:
+def row_line(
+    columns: Sequence[Column], widths: Sequence[int], cells: Sequence[Cell], colour: bool, separator: str = "  "
+) -> str:
     """One table row as a line, each cell padded to its column's width (a wider cell pushes the rest right)."""
     shown = []
-    for column, width, cell in zip(columns, widths, cells):
+    for column, width, cell in zip(columns, widths, cells, strict=True):
         padding = " " * (width - display_width(cell.text))
         text = styled(cell.text, cell.style, colour)
         shown.append(padding + text if column.justify == "right" else text + padding)

@@ -12,7 +12,7 @@ from typing import Any
 
 DEFAULT_THRESHOLD = 0.5
 """Flag a pair from this score up: the lowest caught copy of the synthetic class scores 0.65, the highest
-independent pair 0.31 (tests/test_similarity.py)."""
+independent pair 0.31 (tests/similarity/test_similarity.py)."""
 
 __all__ = ["DEFAULT_THRESHOLD", "PairScore", "SimilarityReport", "compare_class"]
 
@@ -22,5 +22,6 @@ def __getattr__(name: str) -> Any:
     needs (and matplotlib writes its configuration folder into HOME)."""
     if name in __all__:
         from judge.similarity import compare
+
         return getattr(compare, name)
     raise AttributeError(name)

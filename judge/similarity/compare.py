@@ -12,7 +12,7 @@ from itertools import combinations
 import numpy as np
 from copydetect import compare_files
 
-from judge.grading.discovery import ClassFolder, Submission, Unmatched
+from judge.class_folder import ClassFolder, Submission, Unmatched
 from judge.problems.model import natural_key
 from judge.similarity import DEFAULT_THRESHOLD
 from judge.similarity.fingerprints import Source, boilerplate_hashes, fingerprint
@@ -67,10 +67,17 @@ def compare_class(class_folder: ClassFolder, templates: Sequence[Source], thresh
     pairs: list[PairScore] = []
     for problem_id in sorted(by_problem, key=natural_key):
         pairs += _problem_pairs(problem_id, by_problem[problem_id], boilerplate)
-    pairs.sort(key=lambda pair: (-pair.score, natural_key(pair.problem_id), natural_key(pair.student_a),
-                                 natural_key(pair.student_b)))
-    return SimilarityReport(threshold, tuple(pairs), tuple(template.name for template in templates),
-                            class_folder.unmatched)
+    pairs.sort(
+        key=lambda pair: (
+            -pair.score,
+            natural_key(pair.problem_id),
+            natural_key(pair.student_a),
+            natural_key(pair.student_b),
+        )
+    )
+    return SimilarityReport(
+        threshold, tuple(pairs), tuple(template.name for template in templates), class_folder.unmatched
+    )
 
 
 def _problem_pairs(problem_id: str, submissions: list[Submission], boilerplate: np.ndarray) -> list[PairScore]:
@@ -80,11 +87,21 @@ def _problem_pairs(problem_id: str, submissions: list[Submission], boilerplate: 
     pairs = []
     for a, b in combinations(range(len(ordered)), 2):
         _, (share_a, share_b), (slices_a, slices_b) = compare_files(prints[a], prints[b])
-        pairs.append(PairScore(
-            problem_id, ordered[a].student, ordered[b].student, ordered[a].relative, ordered[b].relative,
-            sources[a].text, sources[b].text, round(float(share_a), 3), round(float(share_b), 3),
-            _regions(slices_a), _regions(slices_b),
-        ))
+        pairs.append(
+            PairScore(
+                problem_id,
+                ordered[a].student,
+                ordered[b].student,
+                ordered[a].relative,
+                ordered[b].relative,
+                sources[a].text,
+                sources[b].text,
+                round(float(share_a), 3),
+                round(float(share_b), 3),
+                _regions(slices_a),
+                _regions(slices_b),
+            )
+        )
     return pairs
 
 

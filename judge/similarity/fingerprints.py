@@ -47,8 +47,9 @@ class Source:
 def fingerprint(source: Source, boilerplate: np.ndarray) -> CodeFingerprint:
     """The fingerprint of `source` without the hashes in `boilerplate`. The lexer is chosen from the language's
     own file name (Main.py, Main.java, main.c, main.cpp), never from a student's file name."""
-    return CodeFingerprint(source.language.source_name, NOISE_CHARACTERS, WINDOW, boilerplate=boilerplate,
-                           fp=io.StringIO(source.text))
+    return CodeFingerprint(
+        source.language.source_name, NOISE_CHARACTERS, WINDOW, boilerplate=boilerplate, fp=io.StringIO(source.text)
+    )
 
 
 def boilerplate_hashes(templates: Iterable[Source]) -> np.ndarray:

@@ -21,10 +21,9 @@ from pathlib import Path
 import pytest
 
 import nonroot
-from judge import problem_code
-from judge.checkers import custom
 from judge.cli import main
 from judge.judging.failures import MISSING_TOOLCHAIN, OnMissingToolchain
+from judge.programs import runs
 from judge.runner.containment.choice import available_containments
 
 COMMANDS = ("run", "verify", "grade")
@@ -32,7 +31,7 @@ SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 SUM_C = '#include <stdio.h>\nint main(void) { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); return 0; }\n'
 RAISING_CHECKER = "def check(*, input, output, answer):\n    raise ValueError('the author forgot a case')\n"
 HANGING = "import time\ntime.sleep(600)\n"
-SHORT_LIMITS = replace(problem_code.PROBLEM_CODE_LIMITS, time_seconds=1, wall_seconds=1)
+SHORT_LIMITS = replace(runs.PROBLEM_CODE_LIMITS, time_seconds=1, wall_seconds=1)
 
 
 @dataclass(frozen=True)
@@ -144,7 +143,7 @@ def test_a_checker_that_raises_is_je_with_its_exception(tmp_path: Path, command:
 
 @pytest.mark.parametrize("command", ["run", "verify"])
 def test_a_checker_that_hangs_is_je(tmp_path: Path, command: str, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(custom, "PROBLEM_CODE_LIMITS", SHORT_LIMITS)
+    monkeypatch.setattr(runs, "PROBLEM_CODE_LIMITS", SHORT_LIMITS)
     checker = "import time\ndef check(*, input, output, answer):\n    time.sleep(600)\n"
     project = make_project(tmp_path, **{"checker.py": checker})
     # verify judges submissions in worker processes, under the judge's own limit: only its data check (which
@@ -155,7 +154,7 @@ def test_a_checker_that_hangs_is_je(tmp_path: Path, command: str, capsys, monkey
 
 
 def test_a_validator_that_hangs_fails_the_data_check(tmp_path: Path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(problem_code, "PROBLEM_CODE_LIMITS", SHORT_LIMITS)
+    monkeypatch.setattr(runs, "PROBLEM_CODE_LIMITS", SHORT_LIMITS)
     project = make_project(tmp_path, **{"validator.py": HANGING})
     result = judge_here(project, "verify", capsys)
     expect_judge_error(result, "verify", "TLE")

@@ -1,7 +1,7 @@
 """Where `judge grade` runs its tasks: the explicit table of executors, and the rule that picks one.
 
-    local   a pool of `--jobs` worker processes on this machine (the default)
-    dask    a Dask distributed cluster, chosen by `--scheduler tls://HOST:PORT --cluster-dir DIR`
+local   a pool of `--jobs` worker processes on this machine (the default)
+dask    a Dask distributed cluster, chosen by `--scheduler tls://HOST:PORT --cluster-dir DIR`
 """
 
 from __future__ import annotations
@@ -29,9 +29,15 @@ class ExecutorChoice:
         return "local" if self.scheduler is None else "dask"
 
 
+def _dask(choice: ExecutorChoice) -> Executor:
+    if choice.scheduler is None:  # `kind` is "dask" only with a scheduler
+        raise ValueError("the dask executor needs a scheduler")
+    return DaskExecutor(choice.scheduler)
+
+
 EXECUTORS: dict[str, Callable[[ExecutorChoice], Executor]] = {
     "local": lambda choice: LocalExecutor(choice.jobs),
-    "dask": lambda choice: DaskExecutor(choice.scheduler),
+    "dask": _dask,
 }
 
 

@@ -20,28 +20,29 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
 
-from judge.batch.tasks import GradeTask, PairOutcome
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 
 
 @dataclass(frozen=True)
 class Finished:
     """A task and what judging it gave."""
 
-    task: GradeTask
-    outcome: PairOutcome
+    task: SubmissionTask
+    outcome: SubmissionOutcome
 
 
 class Executor(Protocol):
-    """Runs `run_pair` on tasks somewhere and reports them as they finish."""
+    """Runs `run_task` on tasks somewhere and reports them as they finish."""
 
     @property
     def capacity(self) -> int: ...
 
-    def submit(self, task: GradeTask) -> None: ...
+    def submit(self, task: SubmissionTask) -> None: ...
 
     def next_finished(self) -> Finished: ...
 
     def __enter__(self) -> Executor: ...
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None: ...
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None: ...

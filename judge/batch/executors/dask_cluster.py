@@ -5,7 +5,7 @@ tls://HOST:PORT` (judge/cluster/: mutual TLS, one thread per worker, so measured
 neighbour). Workers need `judge` and the languages' toolchains installed, but no shared file system: every task
 carries its problem and source bytes.
 
-When a worker dies, the scheduler runs its tasks again elsewhere (`run_pair` is idempotent); `retries` covers
+When a worker dies, the scheduler runs its tasks again elsewhere (`run_task` is idempotent); `retries` covers
 a task that raised on the worker (for example when unpickling it failed). A task still failing after that comes
 back as JE. `distributed` is imported only here, so local grading works without the `dask` extra.
 """
@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from judge.batch.executors.base import Finished
-from judge.batch.tasks import GradeTask, PairOutcome, run_pair
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask, run_task
 from judge.cluster.address import SchedulerTarget
 from judge.errors import JudgeError
 
@@ -38,23 +38,27 @@ class DaskExecutor:
             raise JudgeError("--scheduler needs Dask: pip install 'judge[dask]'") from None
         security = target.files.security() if target.files is not None else None
         try:
-            self._client = Client(str(target.address), timeout=CONNECT_TIMEOUT, set_as_default=False,
-                                  security=security)
+            self._client = Client(str(target.address), timeout=CONNECT_TIMEOUT, set_as_default=False, security=security)
         except (OSError, TimeoutError, ValueError) as error:
-            raise JudgeError(f"--scheduler {target.address}: cannot reach a Dask scheduler there "
-                             f"({' '.join(str(error).split())})") from None
+            raise JudgeError(
+                f"--scheduler {target.address}: cannot reach a Dask scheduler there ({' '.join(str(error).split())})"
+            ) from None
         self._finished = as_completed(loop=self._client.loop)
-        self._running: dict[Future[PairOutcome], GradeTask] = {}
+        self._running: dict[Future[SubmissionOutcome], SubmissionTask] = {}
 
     @property
     def capacity(self) -> int:
         threads = sum(self._client.nthreads().values())
         return 2 * max(threads, 1)
 
-    def submit(self, task: GradeTask) -> None:
+    def submit(self, task: SubmissionTask) -> None:
         student, problem_id = task.pair
         future = self._client.submit(
-            run_pair, task, key=f"judge-grade-{problem_id}-{student}-{uuid.uuid4().hex}", pure=False, retries=RETRIES,
+            run_task,
+            task,
+            key=f"judge-grade-{problem_id}-{student}-{uuid.uuid4().hex}",
+            pure=False,
+            retries=RETRIES,
         )
         self._running[future] = task
         self._finished.add(future)
@@ -65,13 +69,14 @@ class DaskExecutor:
         if future.status == "finished":
             return Finished(task, future.result())
         reason = repr(future.exception()) if future.status == "error" else f"it was {future.status}"
-        return Finished(task, PairOutcome.failure(f"the Dask task failed: {reason}", worker="dask cluster"))
+        return Finished(task, SubmissionOutcome.failure(f"the Dask task failed: {reason}", worker="dask cluster"))
 
     def __enter__(self) -> DaskExecutor:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if kind is not None and self._running:
             self._client.cancel(list(self._running))
         self._client.close()

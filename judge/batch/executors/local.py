@@ -29,7 +29,7 @@ from types import FrameType, TracebackType
 import psutil
 
 from judge.batch.executors.base import Finished
-from judge.batch.tasks import GradeTask, PairOutcome, run_pair
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask, run_task
 
 STOP_SECONDS = 10.0
 """How long stopping workers may take before they are killed outright."""
@@ -40,7 +40,7 @@ QUIET_SECONDS = 1.0
 
 
 class LocalExecutor:
-    """`jobs` worker processes; tasks run with `run_pair` exactly as on a Dask worker.
+    """`jobs` worker processes; tasks run with `run_task` exactly as on a Dask worker.
 
     When a worker process dies (an unconfined submission can kill its parent), the pool breaks and every task in
     it fails, though only one was to blame. Those tasks become suspects and are run again one at a time, with
@@ -53,10 +53,10 @@ class LocalExecutor:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
         self._jobs = jobs
         self._pool = self._start_pool()
-        self._running: dict[Future[PairOutcome], GradeTask] = {}
-        self._suspects: deque[GradeTask] = deque()
-        self._alone: GradeTask | None = None
-        self._held: deque[GradeTask] = deque()
+        self._running: dict[Future[SubmissionOutcome], SubmissionTask] = {}
+        self._suspects: deque[SubmissionTask] = deque()
+        self._alone: SubmissionTask | None = None
+        self._held: deque[SubmissionTask] = deque()
 
     def _start_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -71,19 +71,19 @@ class LocalExecutor:
         # One task queued behind each running one, so no worker waits while the main process stores a result.
         return 2 * self._jobs
 
-    def submit(self, task: GradeTask) -> None:
+    def submit(self, task: SubmissionTask) -> None:
         if self._suspects or self._alone is not None:
             self._held.append(task)
         else:
             self._start(task)
 
-    def _start(self, task: GradeTask) -> None:
+    def _start(self, task: SubmissionTask) -> None:
         try:
-            future = self._pool.submit(run_pair, task)
+            future = self._pool.submit(run_task, task)
         except BrokenProcessPool:  # the pool refuses work once a worker died: continue on a new one
             self._pool.shutdown(wait=True)
             self._pool = self._start_pool()
-            future = self._pool.submit(run_pair, task)
+            future = self._pool.submit(run_task, task)
         self._running[future] = task
 
     def next_finished(self) -> Finished:
@@ -100,8 +100,12 @@ class LocalExecutor:
                 return Finished(task, future.result())
             except BrokenProcessPool:
                 if alone:
-                    return Finished(task, PairOutcome.failure(
-                        "its worker process died while judging it, also when it was judged alone", "local pool"))
+                    return Finished(
+                        task,
+                        SubmissionOutcome.failure(
+                            "its worker process died while judging it, also when it was judged alone", "local pool"
+                        ),
+                    )
                 self._suspects.append(task)
 
     def _start_waiting(self) -> None:
@@ -116,8 +120,9 @@ class LocalExecutor:
     def __enter__(self) -> LocalExecutor:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if kind is None:
             self._pool.shutdown(wait=True)
         else:

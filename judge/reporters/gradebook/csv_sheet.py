@@ -18,7 +18,6 @@ from judge.grading.gradebook import Gradebook, format_score
 from judge.grading.store import StoredResult
 from judge.inert import csv_cell
 
-
 UTF8_BOM = "\ufeff"
 
 
@@ -32,8 +31,7 @@ def render(gradebook: Gradebook) -> str:
             _cell(result) if (result := gradebook.result(student, problem.id)) is not None else ""
             for problem in gradebook.problems
         ]
-        writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student)),
-                         gradebook.max_score])
+        writer.writerow([csv_cell(student), *cells, format_score(gradebook.score(student)), gradebook.max_score])
     return buffer.getvalue()
 
 

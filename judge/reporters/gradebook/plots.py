@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from judge.inert import html_text
 from judge.verdicts import Verdict
 
-
 WIDTH = 720
 LABEL_WIDTH = 110
 ROW_HEIGHT = 30
@@ -54,8 +53,10 @@ def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
                 f"<title>{html_text(label)}: {verdict.short} × {count}</title></rect>"
             )
             if width >= 22:
-                parts.append(f'<text x="{x + width / 2:.1f}" y="{top + 13}" fill="#fff" text-anchor="middle" '
-                             f'{FONT}>{count}</text>')
+                parts.append(
+                    f'<text x="{x + width / 2:.1f}" y="{top + 13}" fill="#fff" text-anchor="middle" '
+                    f"{FONT}>{count}</text>"
+                )
             x += width
         parts.append(f'<text x="{x + 6:.1f}" y="{top + 13}" fill="#555" {FONT}>{sum(counts.values())}</text>')
     present = [verdict for verdict in Verdict if any(counts.get(verdict) for _, counts in rows)]
@@ -67,8 +68,10 @@ def verdict_bars(rows: Sequence[tuple[str, Counter[Verdict]]]) -> str:
 def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
     """One strip per problem: a dot per submission at its CPU time, the median, and a limit line per language
     present (a Python AC at 15 s must not look over the base 10 s line); the base limit when nobody ran."""
-    largest = max([limit for _, limit, points in rows for limit in _limits(limit, points).values()]
-                  + [point.seconds for _, _, points in rows for point in points])
+    largest = max(
+        [limit for _, limit, points in rows for limit in _limits(limit, points).values()]
+        + [point.seconds for _, _, points in rows for point in points]
+    )
     ticks = _ticks(largest * 1.08)
     top_value = ticks[-1]
     plot_width = WIDTH - LABEL_WIDTH - 30
@@ -81,10 +84,13 @@ def cpu_strip(rows: Sequence[tuple[str, float, Sequence[TimePoint]]]) -> str:
     parts = [_open_svg(height, "CPU time per problem")]
     for tick in ticks:
         parts.append(f'<line x1="{x_of(tick):.1f}" y1="4" x2="{x_of(tick):.1f}" y2="{axis_y}" stroke="#e4e4e4"/>')
-        parts.append(f'<text x="{x_of(tick):.1f}" y="{axis_y + 14}" text-anchor="middle" fill="#555" {FONT}>'
-                     f"{tick:g}</text>")
-    parts.append(f'<text x="{LABEL_WIDTH + plot_width / 2:.1f}" y="{axis_y + 30}" text-anchor="middle" '
-                 f'fill="#333" {FONT}>CPU seconds, slowest test</text>')
+        parts.append(
+            f'<text x="{x_of(tick):.1f}" y="{axis_y + 14}" text-anchor="middle" fill="#555" {FONT}>{tick:g}</text>'
+        )
+    parts.append(
+        f'<text x="{LABEL_WIDTH + plot_width / 2:.1f}" y="{axis_y + 30}" text-anchor="middle" '
+        f'fill="#333" {FONT}>CPU seconds, slowest test</text>'
+    )
     for index, (label, limit, points) in enumerate(rows):
         middle = index * ROW_HEIGHT + ROW_HEIGHT / 2 + 4
         parts.append(_label(label, middle + 4))
@@ -121,13 +127,16 @@ def _limits(base: float, points: Sequence[TimePoint]) -> dict[str, float]:
 
 
 def _open_svg(height: int, title: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}" '
-            f'width="{WIDTH}" height="{height}"><title>{html_text(title)}</title>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}"><title>{html_text(title)}</title>'
+    )
 
 
 def _label(text: str, baseline: float) -> str:
-    return (f'<text x="{LABEL_WIDTH - 8}" y="{baseline:.1f}" text-anchor="end" fill="#222" {FONT}>'
-            f"{html_text(text)}</text>")
+    return (
+        f'<text x="{LABEL_WIDTH - 8}" y="{baseline:.1f}" text-anchor="end" fill="#222" {FONT}>{html_text(text)}</text>'
+    )
 
 
 def _legend(verdicts: Sequence[Verdict], baseline: float) -> str:

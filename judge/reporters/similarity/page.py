@@ -19,10 +19,12 @@ pre { background: #f6f8fa; padding: 8px; border-radius: 4px; overflow-x: auto; f
 mark { background: #ffe08a; } .note { color: #555; }
 """
 
-NOTE = ("A score is the larger of the two shares: how much of one file's code (on tokens, with names, comments "
-        "and layout ignored, and the template removed) also appears in the other. It is evidence to look at, not "
-        "proof: short programs for the same problem, a common textbook idiom or help from the same tutor can score "
-        "high, and a copy rewritten by hand can score low. Read the marked regions before you talk to anyone.")
+NOTE = (
+    "A score is the larger of the two shares: how much of one file's code (on tokens, with names, comments "
+    "and layout ignored, and the template removed) also appears in the other. It is evidence to look at, not "
+    "proof: short programs for the same problem, a common textbook idiom or help from the same tutor can score "
+    "high, and a copy rewritten by hand can score low. Read the marked regions before you talk to anyone."
+)
 
 
 def render(result: SimilarityReport) -> str:
@@ -33,8 +35,12 @@ def render(result: SimilarityReport) -> str:
         f"<td>{pair.share_a:.0%}</td><td>{pair.share_b:.0%}</td></tr>"
         for rank, pair in enumerate(flagged, 1)
     )
-    table = (f'<table class="rank"><tr><th>#</th><th>problem</th><th>students</th><th>score</th><th>A in B</th>'
-             f"<th>B in A</th></tr>{rows}</table>" if flagged else "<p>No pair at or above the threshold.</p>")
+    table = (
+        f'<table class="rank"><tr><th>#</th><th>problem</th><th>students</th><th>score</th><th>A in B</th>'
+        f"<th>B in A</th></tr>{rows}</table>"
+        if flagged
+        else "<p>No pair at or above the threshold.</p>"
+    )
     templates = html_text(", ".join(result.templates)) if result.templates else "none"
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -58,8 +64,10 @@ def _pair(rank: int, pair: PairScore) -> str:
 
 
 def _side(name: str, share: float, text: str, regions: tuple[Region, ...]) -> str:
-    return (f'<div class="side"><h3>{html_text(name)} ({share:.0%} found in the other)</h3>'
-            f"<pre>{_marked(text, regions)}</pre></div>")
+    return (
+        f'<div class="side"><h3>{html_text(name)} ({share:.0%} found in the other)</h3>'
+        f"<pre>{_marked(text, regions)}</pre></div>"
+    )
 
 
 def _marked(text: str, regions: tuple[Region, ...]) -> str:

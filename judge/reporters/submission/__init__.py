@@ -12,8 +12,10 @@ from judge.lazy import LazyRegistry
 
 Reporter = Callable[[SubmissionResult, TextIO], None]
 
-REPORTERS: LazyRegistry[Reporter] = LazyRegistry({
-    "text": "judge.reporters.submission.terminal:report",
-    "json": "judge.reporters.submission.json_doc:report",
-    "junit": "judge.reporters.submission.junit:report",
-})
+REPORTERS: LazyRegistry[Reporter] = LazyRegistry(
+    {
+        "text": "judge.reporters.submission.terminal:report",
+        "json": "judge.reporters.submission.json_doc:report",
+        "junit": "judge.reporters.submission.junit:report",
+    }
+)

@@ -29,7 +29,10 @@ def report(result: SubmissionResult, stream: TextIO) -> None:
         ElementTree.SubElement(case, "failure", message="CE").text = xml_text(result.compile_message)
     for case_result in result.cases:
         case = ElementTree.SubElement(
-            suite, "testcase", name=xml_text(case_result.name), classname=xml_text(result.problem_id),
+            suite,
+            "testcase",
+            name=xml_text(case_result.name),
+            classname=xml_text(result.problem_id),
             time=f"{case_result.cpu_seconds:.3f}",
         )
         if case_result.verdict is not Verdict.AC:

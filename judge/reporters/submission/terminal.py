@@ -1,8 +1,10 @@
 """Text: the header with the limits at once, a row per test as it finishes, then the details and the verdict.
 
 `TextView` is a `CaseListener`: `judge run` hands it to the judging, so a student sees the limits before compiling
-and each test's row the moment it ends (in a terminal a status line names the test running; piped, plain lines
-only). `report` replays a finished result through the same view, so both ways print the same text.
+and each test's row the moment it ends (in a terminal a status line names the test running and counts its
+seconds against the limits, redrawn by a ticker thread; piped, plain lines only). The hidden-test notice is said
+in full on the first row that has it, and as "hidden test" after. `report` replays a finished result through the
+same view, so both ways print the same text.
 
 Drawn with terminal_text.py, without rich (about 35 ms of every `judge run`). Every string that came from a
 submission, a path or a problem goes through `for_terminal` first; the only escape sequences in the output are
@@ -14,20 +16,31 @@ the program's line.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from typing import TextIO
 
 from judge.inert import for_terminal
-from judge.judging.feedback import shown_case
+from judge.judging.feedback import HIDDEN_NOTICE, shown_case
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.reporters.terminal_text import Cell, Column, display_width, row_line, styled, wants_colour
 from judge.verdicts import Verdict
 
-COLUMNS = (Column("test"), Column("verdict"), Column("CPU s", "right"), Column("wall s", "right"),
-           Column("peak MiB", "right"), Column("message"))
+COLUMNS = (
+    Column("test"),
+    Column("verdict"),
+    Column("CPU s", "right"),
+    Column("wall s", "right"),
+    Column("peak MiB", "right"),
+    Column("message"),
+)
 FIXED_WIDTHS = (7, 7, 7, 8, 0)
 """The widths of every column but the test name's (known before the first row, so rows print as they come)."""
-STATUS_CHARS = 70
+STATUS_CHARS = 100
 ERASE_LINE = "\r\x1b[K"
+TICK_SECONDS = 0.5
+HIDDEN_SHORT = "hidden test"
 
 
 def limits_line(header: SubmissionHeader) -> str:
@@ -54,16 +67,24 @@ class TextView:
         self._cases: list[CaseResult] = []
         self._widths = (4, *FIXED_WIDTHS)
         self._table_started = False
+        self._hidden_said = False
+        self._limits = ""
+        self._lock = threading.Lock()  # the ticker and the judging thread both write the stream
+        self._ticker: _Ticker | None = None
 
     def started(self, header: SubmissionHeader) -> None:
         self._tests = header.tests
+        self._limits = f"limit {header.limits.time_seconds:g} s CPU, {header.limits.wall_seconds:g} s wall"
         self._widths = (max([4, *(display_width(for_terminal(name)) for name in header.tests)]), *FIXED_WIDTHS)
-        self._print(f"{styled(for_terminal(header.problem_id), 'bold', self._colour)} · "
-                    f"{for_terminal(header.submission)} · {for_terminal(header.language)}")
+        self._print(
+            f"{styled(for_terminal(header.problem_id), 'bold', self._colour)} · "
+            f"{for_terminal(header.submission)} · {for_terminal(header.language)}"
+        )
         self._print(limits_line(header), "dim")
         if header.isolation == "none":
-            self._print("warning: no sandbox; the submission ran with your user's rights (install bubblewrap)",
-                        "bold yellow")
+            self._print(
+                "warning: no sandbox; the submission ran with your user's rights (install bubblewrap)", "bold yellow"
+            )
         self._status("compiling")
 
     def compiled(self, warnings: str) -> None:
@@ -76,12 +97,21 @@ class TextView:
         case = shown_case(case, self._feedback)
         if not self._table_started:
             self._table_started = True
-            self._print(row_line(COLUMNS, self._widths, [Cell(column.title, "bold") for column in COLUMNS],
-                                 self._colour))
+            self._print(
+                row_line(COLUMNS, self._widths, [Cell(column.title, "bold") for column in COLUMNS], self._colour)
+            )
         self._cases.append(case)
-        cells = [Cell(for_terminal(case.name)), Cell(case.verdict.short, case.verdict.colour),
-                 Cell(f"{case.cpu_seconds:.3f}"), Cell(f"{case.wall_seconds:.3f}"), Cell(f"{case.peak_mib:.1f}"),
-                 Cell(for_terminal(case.message.split("\n")[0]))]
+        message = case.message.split("\n")[0]
+        if message == HIDDEN_NOTICE:
+            message, self._hidden_said = (HIDDEN_SHORT if self._hidden_said else message), True
+        cells = [
+            Cell(for_terminal(case.name)),
+            Cell(case.verdict.short, case.verdict.colour),
+            Cell(f"{case.cpu_seconds:.3f}"),
+            Cell(f"{case.wall_seconds:.3f}"),
+            Cell(f"{case.peak_mib:.1f}"),
+            Cell(for_terminal(message)),
+        ]
         self._print(row_line(COLUMNS, self._widths, cells, self._colour))
         self._status_next()
 
@@ -95,6 +125,11 @@ class TextView:
         overall = f"result: {self._verdict(result.verdict)}"
         if result.verdict is not Verdict.CE:  # no test ran: a count would read as "0 of 0 passed"
             overall += f"  {result.passed}/{len(result.cases)} tests passed"
+            if len(result.cases) < len(self._tests):  # --fail-fast stopped early
+                overall += (
+                    f" (stopped at test {len(result.cases)} of {len(self._tests)}: "
+                    f"{len(self._tests) - len(result.cases)} not run)"
+                )
         if result.score is not None:
             overall += "  " + styled(f"score {result.score_shown}", "bold", self._colour)
         self._print(overall)
@@ -107,8 +142,9 @@ class TextView:
             so_far = f"{self._verdict(overall_verdict(self._cases))}  {passed}/{len(self._cases)} tests passed"
         else:
             so_far = styled("none", "bold", self._colour)
-        self._print(f"result so far: {so_far} (partial: interrupted after {len(self._cases)} of "
-                    f"{len(self._tests)} tests)")
+        self._print(
+            f"result so far: {so_far} (partial: interrupted after {len(self._cases)} of {len(self._tests)} tests)"
+        )
 
     def _verdict(self, verdict: Verdict) -> str:
         return styled(f"{verdict.short} ({verdict.boj_name})", f"bold {verdict.colour}", self._colour)
@@ -125,30 +161,65 @@ class TextView:
 
     def _print(self, text: str, style: str = "") -> None:
         """One block of lines (already inert), after erasing the status line."""
-        self._erase_status()
-        self._stream.write(styled(text, style, self._colour) + "\n")
-        self._stream.flush()
+        self._stop_ticker()
+        with self._lock:
+            self._erase_status()
+            self._stream.write(styled(text, style, self._colour) + "\n")
+            self._stream.flush()
 
     def _status(self, what: str) -> None:
         """`what` (inert) on the status line, without a line break: the next print erases it."""
         if not self._live:
             return
-        self._erase_status()
-        self._stream.write(styled(what[:STATUS_CHARS], "dim", self._colour))
-        self._stream.flush()
-        self._status_shown = True
+        with self._lock:
+            self._erase_status()
+            self._stream.write(styled(what[:STATUS_CHARS], "dim", self._colour))
+            self._stream.flush()
+            self._status_shown = True
 
     def _status_next(self) -> None:
+        """The status line for the next test, redrawn every TICK_SECONDS with its seconds so far."""
+        self._stop_ticker()
         done = len(self._cases)
-        if done < len(self._tests):
-            self._status(f"running test {for_terminal(self._tests[done])} ({done + 1} of {len(self._tests)})")
-        else:
-            self._erase_status()
+        if done >= len(self._tests):
+            with self._lock:
+                self._erase_status()
+            return
+        running = f"running test {for_terminal(self._tests[done])} ({done + 1} of {len(self._tests)})"
+        started = time.monotonic()
+        self._status(running)
+        if self._live:
+            self._ticker = _Ticker(
+                lambda: self._status(f"{running}: {time.monotonic() - started:.1f} s, {self._limits}")
+            )
+
+    def _stop_ticker(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
 
     def _erase_status(self) -> None:
+        """Erase the status line; the caller holds the lock."""
         if self._status_shown:
             self._stream.write(ERASE_LINE)
             self._status_shown = False
+
+
+class _Ticker:
+    """Calls `tick` every TICK_SECONDS on a daemon thread until stopped (a test's status line counting up)."""
+
+    def __init__(self, tick: Callable[[], None]) -> None:
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(tick,), name="judge-status", daemon=True)
+        self._thread.start()
+
+    def _run(self, tick: Callable[[], None]) -> None:
+        while not self._stopped.wait(TICK_SECONDS):
+            tick()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join()
 
 
 def report(result: SubmissionResult, stream: TextIO) -> None:

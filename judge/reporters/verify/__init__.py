@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, TextIO
 from judge.lazy import LazyRegistry
 
 if TYPE_CHECKING:
-    from judge.verify import VerifyReport
+    from judge.verify.report import VerifyReport
 
 VerifyReporter = Callable[["VerifyReport", TextIO], None]
 
-VERIFY_REPORTERS: LazyRegistry[VerifyReporter] = LazyRegistry({
-    "text": "judge.reporters.verify.terminal:report",
-    "json": "judge.reporters.verify.json_doc:report",
-    "junit": "judge.reporters.verify.junit:report",
-})
+VERIFY_REPORTERS: LazyRegistry[VerifyReporter] = LazyRegistry(
+    {
+        "text": "judge.reporters.verify.terminal:report",
+        "json": "judge.reporters.verify.json_doc:report",
+        "junit": "judge.reporters.verify.junit:report",
+    }
+)

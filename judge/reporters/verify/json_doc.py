@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from judge.inert import json_document
-from judge.verify import VerifyReport
+from judge.verify.report import VerifyReport
 
 
 def report(verified: VerifyReport, stream: TextIO) -> None:

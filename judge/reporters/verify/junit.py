@@ -11,25 +11,31 @@ from typing import TextIO
 from xml.etree import ElementTree
 
 from judge.inert import xml_text
-from judge.verify import SubmissionCheck, TestDataCheck, VerifyReport
+from judge.verify.report import SubmissionCheck, TestDataCheck, VerifyReport
 
 
 def report(verified: VerifyReport, stream: TextIO) -> None:
-    problems = list(dict.fromkeys([check.problem_id for check in verified.data_checks]
-                                  + [check.problem_id for check in verified.submissions]))
+    problems = list(
+        dict.fromkeys(
+            [check.problem_id for check in verified.data_checks] + [check.problem_id for check in verified.submissions]
+        )
+    )
     root = ElementTree.Element("testsuites", name="judge verify")
     for problem_id in problems:
         data = [check for check in verified.data_checks if check.problem_id == problem_id]
         submissions = [check for check in verified.submissions if check.problem_id == problem_id]
         suite = ElementTree.SubElement(
-            root, "testsuite", name=xml_text(problem_id), tests=str(len(data) + len(submissions)),
+            root,
+            "testsuite",
+            name=xml_text(problem_id),
+            tests=str(len(data) + len(submissions)),
             failures=str(sum(not check.ok for check in data) + sum(not check.ok for check in submissions)),
             skipped=str(sum(bool(check.skipped) for check in submissions)),
         )
-        for check in data:
-            _data_case(suite, check)
-        for check in submissions:
-            _submission_case(suite, check)
+        for data_check in data:
+            _data_case(suite, data_check)
+        for submission_check in submissions:
+            _submission_case(suite, submission_check)
     if verified.judged_nothing:  # else CI would show a verification that proved nothing as green
         suite = ElementTree.SubElement(root, "testsuite", name="reference submissions", tests="1", failures="1")
         case = ElementTree.SubElement(suite, "testcase", name="judged nothing", classname="verify")
@@ -42,15 +48,18 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
 
 
 def _data_case(suite: ElementTree.Element, check: TestDataCheck) -> None:
-    case = ElementTree.SubElement(suite, "testcase", classname=xml_text(f"{check.problem_id}.data"),
-                                  name=xml_text(check.test))
+    case = ElementTree.SubElement(
+        suite, "testcase", classname=xml_text(f"{check.problem_id}.data"), name=xml_text(check.test)
+    )
     if not check.ok:
         ElementTree.SubElement(case, "failure", message="invalid test data").text = xml_text(check.detail)
 
 
 def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None:
     case = ElementTree.SubElement(
-        suite, "testcase", classname=xml_text(f"{check.problem_id}.submissions"),
+        suite,
+        "testcase",
+        classname=xml_text(f"{check.problem_id}.submissions"),
         name=xml_text("/".join(check.path.parts[-2:])),
         time=f"{check.result.slowest_cpu_seconds:.3f}" if check.result is not None else "0.000",
     )
@@ -58,8 +67,9 @@ def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None
         ElementTree.SubElement(case, "skipped", message=xml_text(check.skipped))
     elif not check.ok:
         got = check.got.short if check.got is not None else "nothing"
-        failure = ElementTree.SubElement(case, "failure",
-                                         message=xml_text(f"expected {check.expected.short}, got {got}"))
+        failure = ElementTree.SubElement(
+            case, "failure", message=xml_text(f"expected {check.expected.short}, got {got}")
+        )
         failure.text = xml_text(check.failed or _first_failing_message(check))
     elif check.slow_warning:
         ElementTree.SubElement(case, "system-out").text = xml_text(f"warning: {check.slow_warning}")
@@ -68,5 +78,7 @@ def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None
 def _first_failing_message(check: SubmissionCheck) -> str:
     if check.result is None:
         return ""
-    return next((case.message for case in check.result.cases if case.verdict is check.result.verdict),
-                check.result.compile_message)
+    return next(
+        (case.message for case in check.result.cases if case.verdict is check.result.verdict),
+        check.result.compile_message,
+    )

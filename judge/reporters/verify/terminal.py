@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge.inert import for_terminal
-from judge.verify import SubmissionCheck, VerifyReport
+from judge.verify.report import SubmissionCheck, VerifyReport
 
 
 def _got(check: SubmissionCheck) -> Text:
@@ -43,23 +43,40 @@ def _first_line(message: str) -> str:
 
 def report(verified: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
-    bad_data = [check for check in verified.data_checks if not check.ok]
-    console.print(f"test data: {len(verified.data_checks) - len(bad_data)}/{len(verified.data_checks)} tests valid")
-    for check in bad_data:
-        console.print(Text.assemble("  ", ("invalid", "red"),
-                                    for_terminal(f" {check.problem_id}/{check.test}: {check.detail}")))
+    tests = [check for check in verified.data_checks if not check.note]
+    bad_data = [check for check in tests if not check.ok]
+    console.print(f"test data: {len(tests) - len(bad_data)}/{len(tests)} tests valid")
+    for noted in (check for check in verified.data_checks if check.note):
+        console.print(
+            Text.assemble("  ", ("note", "yellow"), for_terminal(f" {noted.problem_id}: {noted.test}: {noted.detail}"))
+        )
+    for data_check in bad_data:
+        console.print(
+            Text.assemble(
+                "  ",
+                ("invalid", "red"),
+                for_terminal(f" {data_check.problem_id}/{data_check.test}: {data_check.detail}"),
+            )
+        )
     table = Table(show_edge=False, pad_edge=False)
     for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
         table.add_column(column, overflow="fold", no_wrap=column == "submission")
     for check in verified.submissions:
         note = check.skipped or check.slow_warning
         if not check.ok:
-            note = "MISMATCH" + (f": {check.failed}" if check.failed else
-                                 f": {_first_line(check.result.cases[-1].message)}"
-                                 if check.result and check.result.cases else "")
+            note = "MISMATCH" + (
+                f": {check.failed}"
+                if check.failed
+                else f": {_first_line(check.result.cases[-1].message)}"
+                if check.result and check.result.cases
+                else ""
+            )
         table.add_row(
-            Text(for_terminal(_short_path(check))), Text(for_terminal(check.result.language if check.result else "")),
-            check.expected.short, _got(check), _timing(check),
+            Text(for_terminal(_short_path(check))),
+            Text(for_terminal(check.result.language if check.result else "")),
+            check.expected.short,
+            _got(check),
+            _timing(check),
             Text(for_terminal(note), style="bold red" if not check.ok else "yellow" if note else ""),
         )
     console.print(table)
@@ -67,11 +84,19 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
     skipped = sum(bool(check.skipped) for check in verified.submissions)
     warnings = sum(bool(check.slow_warning) for check in verified.submissions)
     for problem_id in verified.without_submissions:
-        console.print(Text.assemble(("warning", "yellow"), for_terminal(
-            f": problem {problem_id} has no reference submissions; add at least one accepted one in "
-            f"{verified.submissions_dir}/{problem_id}/accepted/")))
+        console.print(
+            Text.assemble(
+                ("warning", "yellow"),
+                for_terminal(
+                    f": problem {problem_id} has no reference submissions; add at least one accepted one in "
+                    f"{verified.submissions_dir}/{problem_id}/accepted/"
+                ),
+            )
+        )
     if verified.judged_nothing:
-        console.print(Text.assemble(("FAILED", "bold red"), for_terminal(f": nothing was judged: {verified.judged_nothing}")))
+        console.print(
+            Text.assemble(("FAILED", "bold red"), for_terminal(f": nothing was judged: {verified.judged_nothing}"))
+        )
         return
     style = "bold green" if verified.ok else "bold red"
     console.print(

@@ -1,7 +1,7 @@
 """The judge's Dask cluster is mutual TLS (issue 21): `judge cluster init` makes a private folder of certificates,
 a cluster started with them runs code only for a client holding them, and `--scheduler` refuses a plain tcp
 scheduler off loopback. The cluster here is in-process (LocalCluster, threads), so the file takes seconds; the
-slow tests/test_grade_dask.py grades on `judge cluster scheduler` / `worker` processes."""
+slow tests/cluster/test_grade_dask.py grades on `judge cluster scheduler` / `worker` processes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import judge_main, stored_rows, write_class, write_problems
+from grade_helpers import judge_main, stored_rows, write_class, write_problems
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("cryptography")
@@ -220,7 +220,7 @@ def test_an_expired_folder_says_so_and_how_to_renew(cluster_files: ClusterFiles,
             return datetime.datetime.now(tz) + datetime.timedelta(days=31)  # the fixture's folder lasts 30 days
 
     monkeypatch.setattr(judge.cluster.files, "datetime",
-                        types.SimpleNamespace(datetime=AfterExpiry, timezone=datetime.timezone))
+                        types.SimpleNamespace(datetime=AfterExpiry, UTC=datetime.UTC))
     with pytest.raises(JudgeError, match=r"ca\.pem: valid only from .* UTC; run judge cluster init again"):
         cluster_files.checked()
 

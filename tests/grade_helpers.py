@@ -18,8 +18,8 @@ import yaml
 
 from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.problems import load_problems
-from judge.batch.tasks import PairOutcome
-from judge.grading.discovery import scan_class, source_limits
+from judge.batch.tasks import SubmissionOutcome
+from judge.class_folder import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
 from judge.grading.session import make_tasks
 from judge.grading.store import ResultStore
@@ -125,10 +125,11 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
                                             "lee": {"add.py": "re", "notes.txt": "re"}})
     found = scan_class(root, source_limits(problems, RunOptions()), "auto")
     outcomes = {
-        (student, "add"): PairOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
-        (student, "mul"): PairOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "", "w:2"),
-        ("lee", "add"): PairOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
-                                                                        compile_message="bad <code>"), "", "w:1"),
+        (student, "add"): SubmissionOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
+        (student, "mul"): SubmissionOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "",
+                                            "w:2"),
+        ("lee", "add"): SubmissionOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
+                                                                             compile_message="bad <code>"), "", "w:1"),
     }
     with ResultStore(tmp_path / "out") as store:
         for task in make_tasks(problems, found, RunOptions()):

@@ -1,5 +1,6 @@
-"""Finding what to grade: which student wrote which file for which problem (the problems themselves are found
-by the batch scanner, judge/batch/problems.py).
+"""A class folder read: which student wrote which file for which problem. `judge grade` judges what it finds and
+`judge similarity` compares it, so both read a class the same way (the problems themselves are found by the batch
+scanner, judge/batch/problems.py).
 
 Two class layouts are understood:
 
@@ -79,8 +80,9 @@ class ClassFolder:
 
 def source_limits(problems: Mapping[str, Problem], options: RunOptions) -> dict[str, int]:
     """Each problem's cap on a source, in bytes, by problem id: `--source-limit`, else its `source_limit`."""
-    return {problem_id: options.source_limit_bytes(problem.spec.source_limit)
-            for problem_id, problem in problems.items()}
+    return {
+        problem_id: options.source_limit_bytes(problem.spec.source_limit) for problem_id, problem in problems.items()
+    }
 
 
 def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice) -> ClassFolder:
@@ -89,8 +91,9 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
     `limits` maps each problem id to the largest source read for it, in bytes (see `source_limits`).
     """
     if not class_dir.is_dir():
-        raise JudgeError(f"{class_dir}: no such folder{nearby_path(class_dir)}; give the folder holding the students' "
-                         "submissions")
+        raise JudgeError(
+            f"{class_dir}: no such folder{nearby_path(class_dir)}; give the folder holding the students' submissions"
+        )
     chosen: Layout = detect_layout(class_dir, limits.keys()) if layout == "auto" else layout
     students: set[str] = set()
     found: list[Submission] = []
@@ -99,8 +102,12 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
         mode = _mode(top)
         if not stat.S_ISDIR(mode):
             reason = kind_refusal(mode)
-            unmatched.append(Unmatched(top.name, REFUSED + reason if reason else
-                                       f"not inside a folder; the {chosen} layout is {_SHAPES[chosen]}"))
+            unmatched.append(
+                Unmatched(
+                    top.name,
+                    REFUSED + reason if reason else f"not inside a folder; the {chosen} layout is {_SHAPES[chosen]}",
+                )
+            )
             continue
         if chosen == "by-student":
             students.add(top.name)
@@ -150,8 +157,10 @@ def detect_layout(class_dir: Path, problem_ids: Collection[str]) -> Layout:
     folders = [entry for entry in visible_entries(class_dir) if entry.is_dir(follow_symlinks=False)]
     named_after_problem = sum(folder.name in problem_ids for folder in folders)
     holding_problem_files = sum(
-        any(entry.is_file(follow_symlinks=False) and Path(entry.name).stem in problem_ids
-            for entry in visible_entries(Path(folder.path), missing_ok=True))
+        any(
+            entry.is_file(follow_symlinks=False) and Path(entry.name).stem in problem_ids
+            for entry in visible_entries(Path(folder.path), missing_ok=True)
+        )
         for folder in folders
     )
     if named_after_problem > holding_problem_files:
@@ -201,9 +210,14 @@ def _one_per_pair(found: list[Submission]) -> tuple[tuple[Submission, ...], list
         kept.append(graded)
         for other in files:
             if other is not graded:
-                ambiguous.append(Unmatched(other.relative, f"ambiguous: {student} has {len(files)} files for problem "
-                                                           f"{problem_id}; graded {graded.relative}, the most recently "
-                                                           f"modified (remove the others)"))
+                ambiguous.append(
+                    Unmatched(
+                        other.relative,
+                        f"ambiguous: {student} has {len(files)} files for problem "
+                        f"{problem_id}; graded {graded.relative}, the most recently "
+                        f"modified (remove the others)",
+                    )
+                )
     ordered = sorted(kept, key=lambda item: (natural_key(item.student), natural_key(item.problem_id)))
     return tuple(ordered), ambiguous
 

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import sample_gradebook
+from grade_helpers import sample_gradebook
 
 from judge.reporters.gradebook import page
 

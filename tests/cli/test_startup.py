@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import program, write_problem
+from startup_helpers import among, loaded_by
 
 NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich", "judge.grading", "judge.batch",
                  "judge.doctor", "judge.cli.grade", "judge.cli.verify", "judge.cli.doctor",
@@ -18,28 +19,6 @@ NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich
                  "judge.cli.answers", "judge.problems.packages.loader", "judge.judging.interactive",
                  "concurrent.futures")
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problems.schema", "judge.languages.schema")
-
-RUN_AND_LIST = """
-import contextlib, io, json, sys
-from judge.cli import main
-with contextlib.redirect_stdout(io.StringIO()) as shown:
-    code = main(sys.argv[1:])
-print(json.dumps({"code": code, "report": shown.getvalue(), "modules": sorted(sys.modules)}))
-"""
-
-
-def loaded_by(*args: str | Path) -> tuple[dict[str, object], set[str]]:
-    """Run `judge ARGS` in a fresh interpreter; its exit code and report, and every module it had loaded."""
-    done = subprocess.run([sys.executable, "-c", RUN_AND_LIST, *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    answer = json.loads(done.stdout)
-    return answer, set(answer["modules"])
-
-
-def among(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
-    return sorted(name for name in modules if any(name == p or name.startswith(p + ".") for p in prefixes))
-
 
 def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})

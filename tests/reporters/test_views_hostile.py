@@ -19,9 +19,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from test_grade_helpers import judge_main, write_problem
+from grade_helpers import judge_main, write_problem
 
-from judge.grading.discovery import Unmatched
+from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.grading.store import Fingerprint, StoredResult
 from judge.judging.results import CaseResult, SubmissionResult
@@ -30,8 +30,8 @@ from judge.reporters.gradebook import GRADEBOOK_VIEWS
 from judge.reporters.verify import VERIFY_REPORTERS
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
-from judge.verify import SubmissionCheck, VerifyReport
-from judge.verify import TestDataCheck as DataCheck  # not collected as a test class
+from judge.verify.report import SubmissionCheck, VerifyReport
+from judge.verify.report import TestDataCheck as DataCheck  # not collected as a test class
 
 TESTS = {"sample1": ("1 2\n", "3\n"), "1": ("40 2\n", "42\n")}
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import grade_process, judge_main, sample_gradebook, stored_rows, write_class, write_problems
+from grade_helpers import grade_process, judge_main, sample_gradebook, stored_rows, write_class, write_problems
 
 from judge.errors import JudgeFailure
 from judge.grading.out_folder import LOCK_NAME, one_run_at_a_time, write_failure

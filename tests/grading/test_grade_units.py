@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from test_grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
+from grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
 from judge.batch.executors import EXECUTORS, ExecutorChoice
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
-from judge.batch.tasks import GradeTask, PairOutcome
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError, SpecError
-from judge.grading.discovery import scan_class, source_limits
+from judge.class_folder import scan_class, source_limits
 from judge.grading.gradebook import format_score
 from judge.grading.session import stale_tasks
 from judge.grading.store import ResultStore
@@ -192,16 +192,16 @@ def test_a_pack_unpacks_into_the_same_problem(tmp_path: Path) -> None:
 # --- store -------------------------------------------------------------------------------------------------------
 
 
-def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> GradeTask:
+def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> SubmissionTask:
     root = tmp_path / "add"
     if not root.exists():
         write_problem(root, "add", ADD_TESTS)
-    return GradeTask(student, f"{student}/add.py", SourceFile("add.py", source.encode()),
+    return SubmissionTask(student, f"{student}/add.py", SourceFile("add.py", source.encode()),
                      ProblemPack.of(load_problem(root)), RunOptions())
 
 
-def _outcome(verdict: Verdict, passed: int = 3) -> PairOutcome:
-    return PairOutcome(verdict=verdict, tests_passed=passed, result=None, error="", worker="test:1")
+def _outcome(verdict: Verdict, passed: int = 3) -> SubmissionOutcome:
+    return SubmissionOutcome(verdict=verdict, tests_passed=passed, result=None, error="", worker="test:1")
 
 
 def test_a_pair_has_one_row_however_often_it_is_recorded(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
 def test_names_that_are_not_utf8_are_stored_as_they_are_and_found_again(tmp_path: Path) -> None:
     student = os.fsdecode(b"\xffkim\x1b")
     task = _task(tmp_path, student=student)
-    outcome = PairOutcome(verdict=Verdict.JE, tests_passed=0, result=None, error="odd \ud800 text", worker="w:1")
+    outcome = SubmissionOutcome(verdict=Verdict.JE, tests_passed=0, result=None, error="odd \ud800 text", worker="w:1")
     with ResultStore(tmp_path / "out") as store:
         store.record(task, outcome)
     with ResultStore(tmp_path / "out") as store:

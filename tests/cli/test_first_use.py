@@ -12,7 +12,7 @@ import pytest
 
 from conftest import assert_usage_error, judge_cli, write_problem
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
 TESTS = {"sample1": ("1 2\n", "3\n"), "2": ("40 2\n", "42\n")}

@@ -12,7 +12,7 @@ from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import longest_first
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.batch.progress import BatchProgress
-from judge.batch.tasks import GradeTask, PairOutcome
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.grading.session import previous_seconds
 from judge.grading.store import ResultStore
 from judge.judging.results import CaseResult, SubmissionResult
@@ -21,15 +21,16 @@ from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 
-def task(student: str, problem: str, tests: int) -> GradeTask:
+def task(student: str, problem: str, tests: int) -> SubmissionTask:
     pack = ProblemPack(problem_id=problem, files=(), test_count=tests)
-    return GradeTask(student, f"{student}/{problem}.py", SourceFile(f"{problem}.py", b"print(1)\n"), pack, RunOptions())
+    source = SourceFile(f"{problem}.py", b"print(1)\n")
+    return SubmissionTask(student, f"{student}/{problem}.py", source, pack, RunOptions())
 
 
-def judged(walls: list[float]) -> PairOutcome:
+def judged(walls: list[float]) -> SubmissionOutcome:
     cases = tuple(CaseResult(str(index), Verdict.AC, wall / 2, wall, 3.0) for index, wall in enumerate(walls))
     result = SubmissionResult("p", "x.py", "Python 3", Limits(1.0, 3.0, 256, 1), "none", "rlimit", Verdict.AC, cases)
-    return PairOutcome(verdict=Verdict.AC, tests_passed=len(walls), result=result, error="", worker="test:1")
+    return SubmissionOutcome(verdict=Verdict.AC, tests_passed=len(walls), result=result, error="", worker="test:1")
 
 
 def test_more_tests_first_and_ties_keep_their_order() -> None:
@@ -58,9 +59,9 @@ class Recording:
 
     def __init__(self) -> None:
         self.order: list[str] = []
-        self._last: GradeTask | None = None
+        self._last: SubmissionTask | None = None
 
-    def submit(self, submitted: GradeTask) -> None:
+    def submit(self, submitted: SubmissionTask) -> None:
         self.order.append(submitted.student)
         self._last = submitted
 

@@ -22,7 +22,8 @@ from judge.problems.expectations import Expectation
 from judge.problems.folder import load_problem
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
-from judge.verify import SubmissionCheck, VerifyReport, verify
+from judge.verify.report import SubmissionCheck, VerifyReport
+from judge.verify.session import verify
 
 SUBMISSIONS = {
     "accepted/sum.py": "a, b = map(int, input().split())\nprint(a + b)\n",

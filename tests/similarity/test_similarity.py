@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, judge_cli
-from judge.grading.discovery import scan_class
+from judge.class_folder import scan_class
 from judge.similarity import compare_class
 from judge.similarity.compare import DEFAULT_THRESHOLD
 
-sys.path.insert(0, str(ROOT / "tests" / "similarity_class"))
+sys.path.insert(0, str(ROOT / "tests" / "similarity" / "similarity_class"))
 import make_class  # noqa: E402
 
 LIMITS = {"9663": 64 * 1024, "2580": 64 * 1024}

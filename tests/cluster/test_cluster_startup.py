@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import program, write_problem
-from test_startup import among, loaded_by
+from startup_helpers import among, loaded_by
 
 CLUSTER_ONLY = ("cryptography", "judge.cluster", "judge.cli.cluster", "distributed", "dask")
 

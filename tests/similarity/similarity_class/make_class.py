@@ -7,7 +7,7 @@ rewritten, reformatted, functions reordered, and one Python program rewritten wi
 loops (translated_flags_while.py, written by hand from flags.py). Every copy is made here by a transformation
 of its original, so the truth is known: two files are a copy pair when they come from the same original.
 
-    python tests/similarity_class/make_class.py OUT    # write the class into OUT and print the copy pairs
+    python tests/similarity/similarity_class/make_class.py OUT    # write the class into OUT and print the copy pairs
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pygments.lexers import get_lexer_for_filename
 from pygments.token import Comment, Name
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parents[2]
 SUBMISSIONS = ROOT / "submissions"
 
 Transform = Callable[[str], str]

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_grade_helpers import EXPECTED, SOURCES, grade_process, judge_main, stored_rows, write_class, write_problems
+from grade_helpers import EXPECTED, SOURCES, grade_process, judge_main, stored_rows, write_class, write_problems
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from test_grade_helpers import (
+from grade_helpers import (
     EXPECTED,
     SOURCES,
     grade_process,

@@ -1,0 +1,115 @@
+"""One test case of a submission: run the program, classify how it ended, check what it printed, and the short diff
+a failed case shows. `judge_case` is the boundary: whatever fails around the case on the judge's side is that
+case's JE (failures.py), never the whole submission's. An interactive problem's case runs the submission and the
+validator together (interactive.py).
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from judge.checkers.program import ProgramChecker
+from judge.errors import JudgeFailure
+from judge.judging.failures import JUDGE_FAILURES, reason
+from judge.judging.results import CaseResult
+from judge.judging.session import Session
+from judge.problems.model import TestCase
+from judge.runner import execute
+from judge.runner.classify import Classification, classify
+from judge.runner.execute import RunSpec
+from judge.verdicts import Verdict
+
+DIFF_LINES = 12
+HIDDEN_DIFF_BYTES = 64 * 1024
+
+
+def judge_case(session: Session, test: TestCase) -> CaseResult:
+    """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
+    try:
+        return _run_case(session, test)
+    except JUDGE_FAILURES as error:
+        return CaseResult(
+            name=test.name,
+            verdict=Verdict.JE,
+            cpu_seconds=0.0,
+            wall_seconds=0.0,
+            peak_mib=0.0,
+            message=reason(error),
+            is_sample=test.is_sample,
+        )
+
+
+def run_test(session: Session, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
+    """Run the program on one test without checking: what was measured, the verdict it earned before any checker
+    (None when it exited cleanly), and the file holding its stdout."""
+    language = session.program.toolchain.language
+    spec = _run_spec(session, test)
+    stats = execute.run(spec, session.limits, session.containment, session.starter)
+    measured = {
+        "name": test.name,
+        "cpu_seconds": round(stats.cpu_seconds, 3),
+        "wall_seconds": round(stats.wall_seconds, 3),
+        "peak_mib": round(stats.peak_mib, 1),
+        "is_sample": test.is_sample,
+    }
+    return measured, classify(stats, session.limits, language.memory_errors), spec.stdout_path
+
+
+def _run_case(session: Session, test: TestCase) -> CaseResult:
+    if session.problem.interactive:
+        return _interactive_case(session, test)
+    measured, failure, output_path = run_test(session, test)
+    if failure is not None:
+        return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
+    output = output_path.read_bytes()
+    answer = test.answer_path.read_bytes()
+    checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
+    failed = checked.verdict in (Verdict.WA, Verdict.PE)
+    diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
+    return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
+
+
+def _run_spec(session: Session, test: TestCase) -> RunSpec:
+    """How the program starts on one test: its run command, confined, reading the test's input."""
+    in_box = session.starter.in_box
+    argv = session.program.command(session.program.toolchain.language.run, session.limits.memory_mib, in_box=in_box)
+    return session.program.run_spec(argv, test.input_path, "run", in_box=in_box)
+
+
+def _interactive_case(session: Session, test: TestCase) -> CaseResult:
+    """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
+    if not isinstance(session.checker, ProgramChecker):
+        raise JudgeFailure(f"{session.problem.root}: an interactive problem needs an output validator program")
+    from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
+
+    language = session.program.toolchain.language
+    done = interact(
+        _run_spec(session, test), session.limits, language.memory_errors, session.containment, session.checker, test
+    )
+    stats = done.submission
+    return CaseResult(
+        name=test.name,
+        verdict=done.verdict,
+        cpu_seconds=round(stats.cpu_seconds, 3),
+        wall_seconds=round(stats.wall_seconds, 3),
+        peak_mib=round(stats.peak_mib, 1),
+        message=done.message,
+        is_sample=test.is_sample,
+        score=done.score,
+    )
+
+
+def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
+    """Samples always get a diff; hidden tests when both texts are small (difflib is slow on huge outputs). Which
+    diffs a person sees is the feedback policy's choice (judge/judging/feedback.py), not the judging's."""
+    return test.is_sample or max(len(answer), len(output)) <= HIDDEN_DIFF_BYTES
+
+
+def _diff(answer: bytes, output: bytes) -> str:
+    """A short unified diff of expected vs got, for a failed test."""
+    expected = answer.decode("utf-8", errors="replace").splitlines()
+    got = output.decode("utf-8", errors="replace").splitlines()
+    lines = list(difflib.unified_diff(expected, got, "expected", "got", lineterm="", n=1))
+    return "\n".join(line[:120] for line in lines[:DIFF_LINES])

@@ -1,0 +1,134 @@
+"""The session of one submission: what every run of its tests shares, fixed before the first one.
+
+`open_session` checks what the person gave (a problem with a time limit, a readable source, a language with a
+toolchain), chooses the sandbox and containment the command asked for, writes the source into a scratch folder
+removed afterwards and opens the problem's checker. `tests_started` then gives the session the starter of its tests
+(a launcher, or a warm box) and the one control group they share. A test case needs nothing else (case.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.checkers import Checker, open_checker
+from judge.errors import SpecError, SubmissionError, ToolchainMissing
+from judge.judging.limit_policy import effective_limits, limits_note
+from judge.judging.results import SubmissionHeader
+from judge.languages.catalog import LANGUAGES
+from judge.languages.detection import detect_language
+from judge.languages.sources import SourceFiles
+from judge.languages.toolchains import resolve_toolchain
+from judge.options import RunOptions
+from judge.problems.model import SPEC_FILE, Problem
+from judge.programs.program import Program
+from judge.programs.runs import ProblemPrograms
+from judge.runner.containment.choice import choose_containment, describe
+from judge.runner.containment.protocol import Containment
+from judge.runner.execute import run_limits
+from judge.runner.limits import Limits
+from judge.runner.sandbox import choose_sandbox, scratch_folder
+from judge.runner.start import Spawner, Starter
+from judge.runner.starter_choice import BoxPython, test_starter
+from judge.suggest import nearby_path
+
+LAUNCHER_LANGUAGE = "python3"  # the language whose toolchain runs a warm box's launcher without a system Python
+
+
+@dataclass(frozen=True)
+class Session:
+    """Everything fixed for the runs of one submission, built by `open_session`: with a test, all a case needs."""
+
+    problem: Problem
+    program: Program
+    """The submission, written (then compiled) in the session's scratch folder."""
+    limits: Limits
+    """The problem's limits with the language's allowance (limit_policy.py)."""
+    checker: Checker
+    programs: ProblemPrograms
+    """The problem's own programs (checker, validator), under the session's sandbox and containment."""
+    containment: Containment
+    """The containment the command chose; inside `tests_started`, the run group the tests share."""
+    starter: Starter
+    """How a run starts: a fork of the judge; inside `tests_started`, the tests' launcher or warm box."""
+
+
+@contextmanager
+def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tuple[Session, SubmissionHeader]]:
+    """The session of `source` on `problem`, in a scratch folder removed after the block, and the header a view
+    shows before the first test. Bad input from the person is a `JudgeError`, raised before anything starts."""
+    if problem.time_limit_pending:
+        raise SpecError(
+            f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; "
+            f"`judge verify {problem.root}` derives one from its accepted submissions: write it there "
+            f"(or in .timelimit)"
+        )
+    if not os.path.lexists(source):
+        raise SubmissionError(
+            f"{source}: no such file; give the path of a submission's source file{nearby_path(source)}"
+        )
+    # never a link, FIFO, ...; a folder is a submission of several files (languages/sources.py)
+    files = SourceFiles.read(source, options.source_limit_bytes(problem.spec.source_limit), options.language)
+    language = detect_language(files.main, options.language)
+    toolchain = resolve_toolchain(language)
+    sandbox = choose_sandbox(options.sandbox)
+    containment = choose_containment(options.containment)
+    limits = effective_limits(problem.spec, language)
+    with scratch_folder("judge-") as scratch:
+        program = Program.write(
+            toolchain,
+            sandbox,
+            scratch,
+            scratch / "program",
+            files.text,
+            files.main.name,
+            boj_main=problem.boj_java_main,
+            beside=files.beside,
+        )
+        programs = ProblemPrograms.of(sandbox, containment)
+        with open_checker(problem, programs, scratch) as checker:
+            session = Session(problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter))
+            header = SubmissionHeader(
+                problem_id=problem.id,
+                submission=str(source),
+                language=language.display,
+                limits=limits,
+                isolation=sandbox.name,
+                memory_enforcement=describe(containment),
+                limits_note=limits_note(problem.spec, language),
+                tests=tuple(test.name for test in problem.tests),
+            )
+            yield session, header
+
+
+@contextmanager
+def tests_started(session: Session) -> Iterator[Session]:
+    """`session` with the starter of the submission's tests (a launcher, or a warm box) and their containment (one
+    control group for them all, where it can be), stopped after the block.
+    An interactive problem keeps a fork of the judge per run: its submission and validator run at once, each in
+    a box of its own, joined by the judge's pipes."""
+    if session.problem.interactive:
+        yield session
+        return
+    program, limits = session.program, session.limits
+    guards = session.containment.guards(limits.max_processes)
+    rlimits = run_limits(limits, guards, program.toolchain.language.limit_address_space)
+    with (
+        session.containment.for_runs(limits.memory_mib, limits.max_processes) as containment,
+        test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter,
+    ):
+        yield dataclasses.replace(session, starter=starter, containment=containment)
+
+
+def _launcher_python() -> BoxPython | None:
+    """The Python 3 toolchain, to run a warm box's launcher on a machine without a system Python; None without
+    one (each test then gets a box of its own)."""
+    try:
+        python = resolve_toolchain(LANGUAGES[LAUNCHER_LANGUAGE])
+    except ToolchainMissing:
+        return None
+    return BoxPython(python.paths["python"], python.view)

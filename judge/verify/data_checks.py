@@ -1,0 +1,105 @@
+"""A problem's test data checked before any submission is judged: the validator accepts every .in, every input
+validator of a package accepts it too, and the checker accepts every .ans as an answer to its own input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.checkers import Checker, open_checker
+from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
+from judge.judging.failures import JUDGE_FAILURES, reason
+from judge.problems.model import Problem, TestCase
+from judge.programs.runs import ProblemPrograms
+from judge.programs.validators import InputValidator, run_validator
+from judge.runner.sandbox import scratch_folder
+from judge.verdicts import Verdict
+from judge.verify.report import TestDataCheck
+
+
+def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDataCheck]:
+    """Run the validator on every input and the checker on every reference answer, both confined through
+    `programs` (problem code is not trusted: judge/programs/runs.py). The judge failing on a test
+    (judge/judging/failures.py) fails that test's check."""
+    validator = problem.root / problem.spec.validator if problem.spec.validator else None
+    checks: list[TestDataCheck] = []
+    if problem.unused_keys:
+        checks.append(
+            TestDataCheck(
+                problem.id,
+                "unused keys",
+                True,
+                f"the specification defines them, judge does not use them: {', '.join(problem.unused_keys)}",
+                note=True,
+            )
+        )
+    try:
+        with scratch_folder("judge-data-") as scratch:
+            input_validators = _input_validators(problem, programs, scratch, checks)
+            with open_checker(problem, programs, scratch) as checker:
+                for test in problem.tests:
+                    try:
+                        check = _check_test(
+                            problem.id, test, validator, programs, checker, scratch, problem.interactive
+                        )
+                        checks.append(_with_input_validators(check, test, input_validators))
+                    except JUDGE_FAILURES as error:
+                        checks.append(TestDataCheck(problem.id, test.name, False, reason(error)))
+    except JUDGE_FAILURES as error:  # before any test: the scratch folder, or starting checker.py
+        checks.append(TestDataCheck(problem.id, "*", False, reason(error)))
+    return checks
+
+
+def _input_validators(
+    problem: Problem, programs: ProblemPrograms, scratch: Path, checks: list[TestDataCheck]
+) -> list[InputValidator]:
+    """A package's input validators, compiled once; one in a language judge cannot run here is noted (a passing
+    check naming what is missing), as a reference submission in such a language is skipped."""
+    validators = []
+    for index, path in enumerate(problem.input_validators):
+        label = f"{path.parent.name}/{path.name}"
+        try:
+            validators.append(InputValidator.build(path, label, programs, scratch, index))
+        except (SubmissionError, ToolchainMissing) as missing:
+            checks.append(TestDataCheck(problem.id, label, True, f"skipped: {missing}"))
+        except SpecError as error:
+            checks.append(TestDataCheck(problem.id, label, False, str(error)))
+    return validators
+
+
+def _with_input_validators(check: TestDataCheck, test: TestCase, programs: list[InputValidator]) -> TestDataCheck:
+    """`check` with every input validator's verdict on the test's input added."""
+    verdicts = [program(test.input_path) for program in programs]
+    failed = [verdict.message for verdict in verdicts if not verdict.legal]
+    if not failed:
+        return check
+    detail = "; ".join([check.detail, *failed] if check.detail else failed)
+    return TestDataCheck(check.problem_id, check.test, False, detail)
+
+
+def _check_test(
+    problem_id: str,
+    test: TestCase,
+    validator: Path | None,
+    programs: ProblemPrograms,
+    checker: Checker,
+    scratch: Path,
+    interactive: bool = False,
+) -> TestDataCheck:
+    details, ok = [], True
+    if validator is not None:
+        verdict = run_validator(programs, validator, test.input_path, scratch)
+        ok = verdict.legal
+        details.append(verdict.message)
+    if interactive:  # the validator talks with a submission; it has no output file to judge the .ans as
+        return TestDataCheck(problem_id, test.name, ok, "; ".join(detail for detail in details if detail))
+    answer = test.answer_path.read_bytes()
+    try:
+        checked = checker(input=test.input_path.read_bytes(), output=answer, answer=answer)
+    except JudgeFailure as failure:
+        ok = False
+        details.append(f"checker failed on the .ans: {failure}")
+    else:
+        if checked.verdict is not Verdict.AC:
+            ok = False
+            details.append(f"checker rejects the .ans: {checked.message}")
+    return TestDataCheck(problem_id, test.name, ok, "; ".join(detail for detail in details if detail))

@@ -1,0 +1,89 @@
+"""What `judge verify` found: a check per test and per reference submission, and the report of the whole run.
+These are the records its views (judge/reporters/verify/) present; they hold results, no judging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.judging.results import SubmissionResult
+from judge.problems.expectations import Expectation
+from judge.verdicts import Verdict
+
+MARGIN_WARNING = 0.5
+
+
+@dataclass(frozen=True)
+class TestDataCheck:
+    """The validator's and the checker's opinion of one test case."""
+
+    problem_id: str
+    test: str
+    ok: bool
+    detail: str
+    note: bool = False
+    """Not a test: something about the data the author should know (keys judge does not use); never a failure."""
+
+
+@dataclass(frozen=True)
+class SubmissionCheck:
+    """One reference submission: what its folder expects and what it got (or why it was skipped, or why the judge
+    failed on it before any test: then it got JE)."""
+
+    problem_id: str
+    path: Path
+    expected: Expectation
+    result: SubmissionResult | None = None
+    skipped: str = ""
+    failed: str = ""
+
+    @property
+    def got(self) -> Verdict | None:
+        """The verdict it got; None when skipped."""
+        return Verdict.JE if self.failed else self.result.verdict if self.result is not None else None
+
+    @property
+    def ok(self) -> bool:
+        if self.skipped:
+            return True
+        score, most = (self.result.score, self.result.max_score) if self.result is not None else (None, None)
+        return self.got is not None and self.expected.met_by(self.got, score, most)
+
+    @property
+    def slow_warning(self) -> str:
+        """Set when an accepted submission leaves less than the safety margin under the time limit."""
+        if self.result is None or not self.expected.accepted:
+            return ""
+        used = self.result.slowest_cpu_seconds / self.result.limits.time_seconds
+        if used > MARGIN_WARNING:
+            return f"slowest test uses {used:.0%} of the time limit (warn above {MARGIN_WARNING:.0%})"
+        return ""
+
+
+@dataclass
+class VerifyReport:
+    data_checks: list[TestDataCheck] = field(default_factory=list)
+    submissions: list[SubmissionCheck] = field(default_factory=list)
+    without_submissions: list[str] = field(default_factory=list)
+    """Ids of the problems with no reference submission (a warning; verified nothing about their limits)."""
+    submissions_dir: Path = Path("submissions")
+
+    @property
+    def judged_nothing(self) -> str:
+        """Why the verification had no submission to judge, or "". Submissions skipped for a missing toolchain do
+        not count as nothing: that policy (judge/judging/failures.py) lets a CI box without a language pass."""
+        if self.submissions:
+            return ""
+        return (
+            f"no reference submissions under {self.submissions_dir}/ for "
+            f"{', '.join(self.without_submissions)}; put them in {self.submissions_dir}/<id>/<verdict folder>/ "
+            f"or give --submissions-dir"
+        )
+
+    @property
+    def ok(self) -> bool:
+        return (
+            all(check.ok for check in self.data_checks)
+            and all(check.ok for check in self.submissions)
+            and not self.judged_nothing
+        )
