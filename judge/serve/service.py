@@ -141,9 +141,14 @@ class ServeContext:
             raise Refused(
                 429, f"at most {SUBMISSIONS_PER_MINUTE} submissions a minute; try again in {int(wait) + 1} s", wait
             )
-        stored = self.store.add_submission(
-            NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
-        )
+        stored: int | None = None
+        try:
+            stored = self.store.add_submission(
+                NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
+            )
+        finally:
+            if stored is None:  # refused by the cap (or not stored at all): not a submission of this minute
+                self.submit_limits.give_back(caller.id)
         if stored is None:
             raise Refused(
                 429,
