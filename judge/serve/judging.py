@@ -40,14 +40,12 @@ from judge.errors import JudgeError
 from judge.inert import for_terminal
 from judge.options import RunOptions
 from judge.serve.progress import StoredProgress
-from judge.serve.store import Store, StoredSubmission
+from judge.serve.store import PROBLEMS_EPOCH, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
 PARENT_CHECK_SECONDS = 0.2
 JUDGING_NICENESS = 10
 """Added to the judging process's niceness (so to its workers' and the submissions'); see the module's docstring."""
-PROBLEMS_EPOCH = "problems_epoch"
-"""The settings key the server bumps to make the judging process read the problems again."""
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         context = ServeContext(
             data_dir=request.data_dir,
             store=store,
+            problems_dir=request.problems_dir,
             problems=problems,
             teacher_secret=kept_secret(request.data_dir / TEACHER_SECRET_FILE),
             session_key=kept_secret(request.data_dir / SESSION_KEY_FILE),

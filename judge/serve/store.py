@@ -35,6 +35,8 @@ DATABASE_NAME = "serve.sqlite"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 10_000
 Status = Literal["queued", "judging", "done"]
+PROBLEMS_EPOCH = "problems_epoch"
+"""The settings key the server changes to make the judging process read the problems again."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS students (

@@ -72,7 +72,7 @@ def test_every_student_route_refuses_another_students_submission(client: TestCli
     assert client.get("/teacher").status_code == 404
     assert client.get("/teacher/export/grades.csv").status_code == 404
     token = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").text).group(1)  # type: ignore[union-attr]
-    for action in ("rejudge", "settings", "announce", "export"):
+    for action in ("rejudge", "problems", "settings", "announce", "export"):
         assert client.post(f"/teacher/{action}", data={"csrf": token, "target": "all", "text": "hi"}).status_code == 404
     _sign_in(client, *KIM)
     assert f'href="/submissions/{submission_id}"' in client.get("/submissions").text  # the owner sees it
