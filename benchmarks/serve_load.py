@@ -1,10 +1,10 @@
 """`judge serve` under a class's load: 100 simulated students over loopback, 300 submissions within two minutes.
 
 Each student signs in through the login form (a session cookie, as a browser), then at three random moments of
-the two minutes pastes a solution (half of them wrong) through the API the page uses, loads the page of the
-submission and the problem page, and polls the submission's JSON once a second, as the page's script does, until
-its verdict is there. The judging runs on `-j 2` local workers, so the judging keeps both cores busy while the
-server answers.
+the two minutes pastes a solution (half of them wrong, each spending --burn CPU seconds on every test) through the
+API the page uses, loads the page of the submission and the problem page, and polls the submission's JSON once a
+second, as the page's script does, until its verdict is there. The judging runs on `-j 2` local workers, and the
+solutions need more CPU time than they have, so the judging keeps both cores busy while the server answers.
 
 Printed: p50/p95 of the time to store a submission (POST until 201) and to load a page (the HTML of a
 submission and of a problem), each measured first on the idle server (the baseline, same run) and then under
@@ -17,7 +17,7 @@ which must not push a fast program towards a wall-time TLE).
 The simulated students run in this process, on the same cores as the server and the judging: their threads'
 CPU is part of the load, and part of each measured time is this client's own (a few ms at p95).
 
-    python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2]
+    python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2] [--burn 0.3]
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BURN = "import time\nend = time.process_time() + {seconds}\nwhile time.process_time() < end:\n    pass\n"
 AC = "a, b = map(int, input().split())\nprint(a + b)\n"
 WA = "a, b = map(int, input().split())\nprint(a - b)\n"
 POLL_SECONDS = 1.0  # static/app.js's POLL_MS
@@ -101,11 +102,12 @@ def timed(call, *args):
     return value, time.perf_counter() - start
 
 
-def student_life(student: Student, moments: list[float], start: float, timings: Timings, judged_at) -> None:
+def student_life(student: Student, moments: list[float], start: float, timings: Timings, judged_at,
+                 sources: tuple[str, str]) -> None:
     for moment in moments:
         time.sleep(max(0.0, start + moment - time.monotonic()))
         try:
-            submission_id, seconds = timed(student.submit, random.Random(moment).choice((AC, WA)))
+            submission_id, seconds = timed(student.submit, random.Random(moment).choice(sources))
             with timings.lock:
                 timings.store.append(seconds)
                 timings.stored_ids.append(submission_id)
@@ -146,7 +148,11 @@ def main() -> int:
     parser.add_argument("--submissions", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--burn", type=float, default=0.3,
+                        help="CPU seconds each solution spends on each test (default 0.3: 300 submissions of 3 "
+                             "tests are 270 CPU seconds, more than 2 workers have in 120 s, so they never idle)")
     arguments = parser.parse_args()
+    burn = BURN.format(seconds=arguments.burn) if arguments.burn > 0 else ""
 
     work = Path(tempfile.mkdtemp(prefix="serve-load-"))
     problem = work / "problems" / "sum"
@@ -205,7 +211,8 @@ def main() -> int:
         loaded = Timings()
         start = time.monotonic()
         threads = [threading.Thread(target=student_life, args=(student, sorted(plan[student.id]), start, loaded,
-                                                                 judged_at)) for student in signed_in]
+                                                                 judged_at, (burn + AC, burn + WA)))
+                   for student in signed_in]
         for thread in threads:
             thread.start()
         for thread in threads:
