@@ -11,8 +11,8 @@ submission and of a problem), each measured first on the idle server (the baseli
 load, with their ratio; the time from a verdict being decided (its judged_at in the database) to the student's
 poll seeing it; and the check that every submission was stored and judged once: none lost, none duplicated.
 The issue's target is p95 under 100 ms for storing and for a page, with judging at full load. Also printed: the
-slowest test's wall time against its wall backstop (the judging process runs at a lower priority than the server,
-which must not push a fast program towards a wall-time TLE).
+slowest test's wall time against its wall backstop (2 x the time limit + 1 s): the load stretches a test's wall
+time while its CPU time stays put, and a stretch past the backstop would turn a fast program into a TLE.
 
 The simulated students run in this process, on the same cores as the server and the judging: their threads'
 CPU is part of the load, and part of each measured time is this client's own (a few ms at p95).
@@ -235,7 +235,7 @@ def main() -> int:
         print(f"  verdicts: {sorted({row[2] for row in rows})}")
         slowest = max(((case["wall_seconds"], case["cpu_seconds"], result["limits"]["wall_seconds"])
                        for result in results for case in result["cases"]), default=None)
-        if slowest is not None:  # the judging process runs niced: a test's wall time against the wall backstop
+        if slowest is not None:  # the load stretches wall time, not CPU time: how close to the backstop
             print(f"  slowest test by wall time: {slowest[0]:.3f} s (CPU {slowest[1]:.3f} s) of the "
                   f"{slowest[2]:g} s wall backstop")
         print(f"\nstore a submission  idle:   {percentiles(idle.store)}")

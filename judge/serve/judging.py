@@ -6,14 +6,8 @@ in the server's process.
 A new judging process first releases every claim (the submissions an earlier one held go back in the queue), then
 takes at most `executor.capacity` at a time. It watches its parent: once the server is gone (even by SIGKILL) it
 exits, and the local pool's workers, which watch it in turn, kill the submissions' processes and exit, so nothing
-is left running. The problems are read again when the teacher asks for a rejudge (a new `problems_epoch`).
-
-It runs at a lower CPU priority than the web server (JUDGING_NICENESS, inherited by the pool's workers and the
-submissions they run): with every core judging, a student's page or upload would otherwise wait behind the
-submissions for CPU. Verdicts do not change, since time limits count CPU time, which niceness does not stretch;
-only the wall backstop (2 x the time limit + 1 s, for programs that sleep) sees a niced program wait longer for
-a core, and only while a busier process at normal priority shares it: the web server's short requests are not
-that, and benchmarks/serve_load.py reports the largest wall time a test took against its backstop.
+is left running. The problems are read again when the teacher asks for it or for a rejudge (a new
+`problems_epoch`).
 
 A submission that arrives while every claimed one is still being judged is claimed when the first of them
 finishes (an executor has no way to wait for "a result or new work").
@@ -44,8 +38,6 @@ from judge.serve.store import PROBLEMS_EPOCH, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
 PARENT_CHECK_SECONDS = 0.2
-JUDGING_NICENESS = 10
-"""Added to the judging process's niceness (so to its workers' and the submissions'); see the module's docstring."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +75,6 @@ def judging_main(config: JudgingConfig) -> None:
     """The judging process's entry point: judge until SIGTERM (from the server) or until the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle; it then sends SIGTERM
     signal.signal(signal.SIGTERM, _exit_through_cleanup)
-    os.nice(JUDGING_NICENESS)  # before the executor starts its workers, which inherit it
     threading.Thread(target=_exit_without_parent, args=(config.parent_pid,), daemon=True, name="watch-server").start()
     store = Store(config.data_dir)
     claim = uuid.uuid4().hex
