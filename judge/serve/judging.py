@@ -9,6 +9,9 @@ exits, and the local pool's workers, which watch it in turn, kill the submission
 is left running. The problems are read again when the teacher asks for it or for a rejudge (a new
 `problems_epoch`).
 
+On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
+writes into the database (progress.py), since a worker on another machine has no database to write.
+
 A submission that arrives while every claimed one is still being judged is claimed when the first of them
 finishes (an executor has no way to wait for "a result or new work").
 """
@@ -27,13 +30,14 @@ from pathlib import Path
 from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
+from judge.batch.executors.dask_cluster import DaskExecutor
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.batch.problems import load_problems
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.serve.progress import StoredProgress
+from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
 from judge.serve.store import PROBLEMS_EPOCH, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
@@ -81,6 +85,8 @@ def judging_main(config: JudgingConfig) -> None:
     store.release_claims()
     problems = _Problems(config.problems_dir)
     with open_executor(config.executor) as executor:
+        if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
+            executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
         _judge_forever(store, claim, problems, executor, config.options)
 
 
