@@ -163,7 +163,9 @@ def main() -> int:
         (problem / "tests" / f"{name}.in").write_text(given + "\n")
         (problem / "tests" / f"{name}.ans").write_text(answer + "\n")
     students = [(f"s{number:03d}", f"pw-{number:03d}-{SEED}") for number in range(arguments.students)]
-    (work / "roster.csv").write_text("id,name,password\n" + "".join(f"{s},Student {s},{p}\n" for s, p in students))
+    baseline_student = ("baseline", f"pw-baseline-{SEED}")  # the idle baseline's 5 submissions: not a loaded
+    # student's, whose minute's allowance (6) they would use up
+    (work / "roster.csv").write_text("id,name,password\n" + "".join(f"{s},Student {s},{p}\n" for s, p in [*students, baseline_student]))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     server = subprocess.Popen([sys.executable, "-m", "judge", "serve", str(work / "problems"), "--roster",
                                str(work / "roster.csv"), "--data", str(work / "data"), "--port", "0", "-j",
@@ -192,7 +194,7 @@ def main() -> int:
                                           (submission_id,)).fetchone()[0]
 
         idle = Timings()
-        probe = signed_in[0]
+        probe = Student(url, *baseline_student)
         for _ in range(20):  # the baseline: the idle server, one request at a time, nothing judged yet
             _, seconds = timed(probe.get, "problems/sum")
             idle.page.append(seconds)
