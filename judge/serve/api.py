@@ -66,7 +66,10 @@ def error_response(refused: Refused) -> Response:
 def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         try:
-            caller = await run_in_threadpool(context.caller, request)  # argon2 must not block the event loop
+            if "authorization" in request.headers:  # HTTP Basic may hash (argon2): not on the event loop
+                caller = await run_in_threadpool(context.caller, request)
+            else:  # a session: one indexed read on a kept connection, cheaper than the hop to a thread
+                caller = context.caller(request)
             if caller is None:
                 raise Refused(401, "sign in: HTTP Basic with your id and password, or the page's session")
             if request.method == "POST" and "authorization" not in request.headers:

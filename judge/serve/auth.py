@@ -125,6 +125,13 @@ class RateLimiter:
             events.append(now)
             return 0.0
 
+    def give_back(self, key: str) -> None:
+        """Uncount the latest event for `key`: what it allowed did not happen (a submission refused after all)."""
+        with self._lock:
+            events = self._events.get(key)
+            if events:
+                events.pop()
+
     def forget(self, key: str) -> None:
         with self._lock:
             self._events.pop(key, None)

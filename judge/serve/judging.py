@@ -6,7 +6,11 @@ in the server's process.
 A new judging process first releases every claim (the submissions an earlier one held go back in the queue), then
 takes at most `executor.capacity` at a time. It watches its parent: once the server is gone (even by SIGKILL) it
 exits, and the local pool's workers, which watch it in turn, kill the submissions' processes and exit, so nothing
-is left running. The problems are read again when the teacher asks for a rejudge (a new `problems_epoch`).
+is left running. The problems are read again when the teacher asks for it or for a rejudge (a new
+`problems_epoch`).
+
+On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
+writes into the database (progress.py), since a worker on another machine has no database to write.
 
 A submission that arrives while every claimed one is still being judged is claimed when the first of them
 finishes (an executor has no way to wait for "a result or new work").
@@ -26,19 +30,18 @@ from pathlib import Path
 from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
+from judge.batch.executors.dask_cluster import DaskExecutor
 from judge.batch.packing import ProblemPack, SourceFile
 from judge.batch.problems import load_problems
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.inert import for_terminal
 from judge.options import RunOptions
-from judge.serve.progress import StoredProgress
-from judge.serve.store import Store, StoredSubmission
+from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
+from judge.serve.store import PROBLEMS_EPOCH, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
 PARENT_CHECK_SECONDS = 0.2
-PROBLEMS_EPOCH = "problems_epoch"
-"""The settings key the server bumps to make the judging process read the problems again."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,8 @@ def judging_main(config: JudgingConfig) -> None:
     store.release_claims()
     problems = _Problems(config.problems_dir)
     with open_executor(config.executor) as executor:
+        if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
+            executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
         _judge_forever(store, claim, problems, executor, config.options)
 
 

@@ -28,7 +28,6 @@ from judge.serve.auth import CSRF_FIELD, Caller, new_csrf_token, same_secret
 from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
-from judge.serve.judging import PROBLEMS_EPOCH
 from judge.serve.service import SESSION_USER, Refused, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_page
 from judge.serve.store import Filters
@@ -57,13 +56,14 @@ class Pages:
     def __init__(self, context: ServeContext) -> None:
         self.context = context
         self.env = environment()
-        self._statements: dict[str, StatementPage] = {}
+        self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
-        """The problem's page, rendered once: the server reads its problems once, at start."""
-        if problem.id not in self._statements:
-            self._statements[problem.id] = statement_page(problem)
-        return self._statements[problem.id]
+        """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
+        cached = self._statements.get(problem.id)
+        if cached is None or cached[0] is not problem:
+            cached = self._statements[problem.id] = (problem, statement_page(problem))
+        return cached[1]
 
     def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         token = request.session.get(CSRF_FIELD)
@@ -211,8 +211,14 @@ class Pages:
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """Requeue after the problems are read again (the teacher fixed a test), so the statement, the samples and
+        the judging agree; a folder that does not read refuses the rejudge."""
         form = await request.form()
         target = str(form.get("target", ""))
+        try:
+            await run_in_threadpool(context.reload_problems)
+        except JudgeError as error:
+            raise Refused(400, f"not rejudged: the problems folder does not read: {error}") from None
         if target == "submission":
             try:
                 count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
@@ -224,8 +230,14 @@ class Pages:
             count = context.store.requeue()
         else:
             raise Refused(400, "rejudge what? a submission, a problem of the list, or all")
-        context.store.put_settings({PROBLEMS_EPOCH: repr(time.time())})  # the judging process reads tests anew
         return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
+
+    async def reload(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        try:
+            count = await run_in_threadpool(context.reload_problems)
+        except JudgeError as error:
+            raise Refused(400, f"the problems were not read again (the old ones stay): {error}") from None
+        return RedirectResponse(f"/teacher?message={count}+problem(s)+read+again", status_code=303)
 
     async def settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         form = await request.form()
@@ -267,6 +279,7 @@ class Pages:
             Route("/scoreboard", self.signed_in(self.scoreboard)),
             Route("/teacher", self.signed_in(self.teacher, **teacher)),
             Route("/teacher/rejudge", self.signed_in(self.rejudge, **teacher), methods=["POST"]),
+            Route("/teacher/problems", self.signed_in(self.reload, **teacher), methods=["POST"]),
             Route("/teacher/settings", self.signed_in(self.settings, **teacher), methods=["POST"]),
             Route("/teacher/announce", self.signed_in(self.announce, **teacher), methods=["POST"]),
             Route("/teacher/export", self.signed_in(self.export, **teacher), methods=["POST"]),

@@ -1,20 +1,27 @@
-"""A submission's progress while it is judged ("compiling", "test 3 of 12"), written by the worker that judges it
-into the server's database, so a student's page shows it live.
+"""A submission's progress while it is judged ("compiling", "test 3 of 12"), written into the server's database,
+so a student's page shows it live.
 
 It rides along with the task (`SubmissionTask.listener`) and runs on the worker, between tests, never while a test is
-measured. It opens the database only if it is there (a Dask worker on another machine has no such file, and
-then shows nothing), gives up on a busy database rather than wait, and never raises: progress is a courtesy, the
-verdict is what counts. A write only lands while the submission is still judged under the same claim.
+measured. A local worker writes the database itself. A Dask worker (perhaps on another machine, without the
+file) logs the phase as a Dask event instead (`PROGRESS_TOPIC`); the judging process subscribes to those through
+its client and writes them (`DaskProgressRecorder`), off the client's event loop. Either way a write gives up on a
+busy database rather than wait, and nothing here raises: progress is a courtesy, the verdict is what counts. A
+write only lands while the submission is still judged under the same claim.
 """
 
 from __future__ import annotations
 
+import queue
 import sqlite3
+import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 from judge.judging.results import CaseResult, SubmissionHeader
 
 BUSY_SECONDS = 0.2
+PROGRESS_TOPIC = "judge-serve-progress"
 
 
 class StoredProgress:
@@ -42,17 +49,64 @@ class StoredProgress:
         return f"test {min(self._done + 1, self._tests)} of {self._tests}" if self._tests else "judging"
 
     def _write(self, phase: str) -> None:
-        try:
-            connection = sqlite3.connect(f"{self._database.resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_SECONDS)
-        except (sqlite3.Error, OSError, ValueError):
+        worker = _dask_worker()
+        if worker is None:
+            record_progress(self._database, self._submission_id, self._claim, phase)
             return
         try:
-            with connection:
-                connection.execute(
-                    "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
-                    (phase, self._submission_id, self._claim),
-                )
-        except sqlite3.Error:
+            worker.log_event(PROGRESS_TOPIC, {"submission": self._submission_id, "claim": self._claim, "phase": phase})
+        except (RuntimeError, TypeError, ValueError):  # a worker shutting down: the verdict still comes back
             return
-        finally:
-            connection.close()
+
+
+def record_progress(database: Path, submission_id: int, claim: str, phase: str) -> None:
+    """Write `phase` if `claim` still judges the submission; silently nothing when the database is not there or
+    busy."""
+    try:
+        connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_SECONDS)
+    except (sqlite3.Error, OSError, ValueError):
+        return
+    try:
+        with connection:
+            connection.execute(
+                "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
+                (phase, submission_id, claim),
+            )
+    except sqlite3.Error:
+        return
+    finally:
+        connection.close()
+
+
+def _dask_worker() -> Any | None:
+    """The Dask worker running this task, or None. `distributed` is already imported on a Dask worker; a local
+    pool's worker never imports it for this."""
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return None
+    try:
+        return distributed.get_worker()
+    except ValueError:  # imported, but this is not a Dask worker's task
+        return None
+
+
+class DaskProgressRecorder:
+    """The judging process's handler of the progress events Dask workers log: queued by the Dask client's event
+    loop, which must not wait on the database, and written by a thread of its own."""
+
+    def __init__(self, database: Path) -> None:
+        self._database = database
+        self._events: queue.SimpleQueue[tuple[int, str, str]] = queue.SimpleQueue()
+        threading.Thread(target=self._write_forever, name="dask-progress", daemon=True).start()
+
+    def __call__(self, event: tuple[float, Any]) -> None:
+        _, message = event
+        if isinstance(message, dict):
+            submission_id, claim, phase = message.get("submission"), message.get("claim"), message.get("phase")
+            if isinstance(submission_id, int) and isinstance(claim, str) and isinstance(phase, str):
+                self._events.put((submission_id, claim, phase))
+
+    def _write_forever(self) -> None:
+        while True:
+            submission_id, claim, phase = self._events.get()
+            record_progress(self._database, submission_id, claim, phase)

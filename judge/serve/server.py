@@ -1,9 +1,9 @@
 """`judge serve` as one command: hold the data folder, load the problems and the roster, start the judging
 process, and serve HTTP (or HTTPS) with uvicorn until Ctrl-C or SIGTERM.
 
-The judging process is supervised: if it dies (killed, out of memory), a new one is started, which puts the
-submissions the old one held back in the queue. On the way out the server stops it with SIGTERM, and it stops its
-workers (nothing is left running).
+The judging process is supervised (supervisor.py): if it dies (killed, out of memory), a new one is started,
+with backoff, which puts the submissions the old one held back in the queue. On the way out the server stops it
+with SIGTERM, and it stops its workers (nothing is left running).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import multiprocessing
 import os
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -40,10 +39,9 @@ from judge.serve.roster import (
 )
 from judge.serve.service import ServeContext
 from judge.serve.store import Store, Student
+from judge.serve.supervisor import JudgingSupervisor
 
 LOCK_FILE = "serve.lock"
-SUPERVISE_SECONDS = 0.5
-STOP_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -117,42 +115,6 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class JudgingSupervisor:
-    """Keeps one judging process running while the server runs (see the module's docstring)."""
-
-    def __init__(self, config: JudgingConfig, say: Callable[[str], None]) -> None:
-        self._config = config
-        self._say = say
-        self._context = multiprocessing.get_context("spawn")
-        self._stopping = threading.Event()
-        self._process: BaseProcess = self._start()
-        self._thread = threading.Thread(target=self._watch, name="judging-supervisor", daemon=True)
-        self._thread.start()
-
-    def _start(self) -> BaseProcess:
-        process = self._context.Process(target=judging_main, args=(self._config,), name="judge-serve-judging")
-        process.start()
-        return process
-
-    def _watch(self) -> None:
-        while not self._stopping.wait(SUPERVISE_SECONDS):
-            if not self._process.is_alive():
-                self._say(
-                    f"judge serve: the judging process ended (exit {self._process.exitcode}); starting "
-                    "another, which judges the submissions it held again"
-                )
-                self._process = self._start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._thread.join()
-        self._process.terminate()
-        self._process.join(STOP_SECONDS)
-        if self._process.is_alive():
-            self._process.kill()
-            self._process.join()
-
-
 def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
     """Run the server until it is stopped; `say` prints a line for the teacher."""
     import uvicorn
@@ -171,6 +133,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         context = ServeContext(
             data_dir=request.data_dir,
             store=store,
+            problems_dir=request.problems_dir,
             problems=problems,
             teacher_secret=kept_secret(request.data_dir / TEACHER_SECRET_FILE),
             session_key=kept_secret(request.data_dir / SESSION_KEY_FILE),
@@ -207,14 +170,21 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
+        judging = JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid())
+        spawn = multiprocessing.get_context("spawn")
         supervisor = JudgingSupervisor(
-            JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid()), say
+            lambda: _started(spawn.Process(target=judging_main, args=(judging,), name="judge-serve-judging")), say
         )
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:
             supervisor.stop()
             sock.close()
+
+
+def _started(process: BaseProcess) -> BaseProcess:
+    process.start()
+    return process
 
 
 def _opened_at(store: Store) -> float:

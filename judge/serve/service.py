@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from starlette.requests import Request
 
+from judge.batch.problems import load_problems
 from judge.errors import SubmissionError
 from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
@@ -21,7 +22,7 @@ from judge.serve.auth import Caller, Passwords, RateLimiter, VerifiedPasswords, 
 from judge.serve.contest import ContestSettings
 from judge.serve.roster import TEACHER_ID
 from judge.serve.scoreboard import Scoreboard, build
-from judge.serve.store import NewSubmission, Store, StoredSubmission
+from judge.serve.store import PROBLEMS_EPOCH, NewSubmission, Store, StoredSubmission
 
 SESSION_USER = "user"
 MAX_FILE_NAME = 100
@@ -44,10 +45,12 @@ class Refused(Exception):
 
 @dataclass
 class ServeContext:
-    """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords)."""
+    """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords) and
+    in `reload_problems`, which replaces `problems` whole (a request holding the old dict finishes with it)."""
 
     data_dir: Path
     store: Store
+    problems_dir: Path
     problems: dict[str, Problem]
     teacher_secret: str
     session_key: str
@@ -66,6 +69,15 @@ class ServeContext:
 
     def settings(self) -> ContestSettings:
         return ContestSettings.of(self.store.settings())
+
+    def reload_problems(self) -> int:
+        """Read the problems folder again (the teacher's "read the problems again", and every rejudge): the pages
+        show, and the judging process judges with, what the folder holds now; how many problems it holds. A
+        folder that does not read (a half-edited problem.yaml) raises JudgeError and changes nothing."""
+        problems = load_problems(self.problems_dir)
+        self.problems = problems
+        self.store.put_settings({PROBLEMS_EPOCH: repr(time.time())})
+        return len(problems)
 
     # who is calling -------------------------------------------------------------------------------------------
 
@@ -141,9 +153,14 @@ class ServeContext:
             raise Refused(
                 429, f"at most {SUBMISSIONS_PER_MINUTE} submissions a minute; try again in {int(wait) + 1} s", wait
             )
-        stored = self.store.add_submission(
-            NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
-        )
+        stored: int | None = None
+        try:
+            stored = self.store.add_submission(
+                NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
+            )
+        finally:
+            if stored is None:  # refused by the cap (or not stored at all): not a submission of this minute
+                self.submit_limits.give_back(caller.id)
         if stored is None:
             raise Refused(
                 429,

@@ -1,13 +1,19 @@
-"""A problem's page: its statement.md rendered to HTML, its limits per language, its samples.
+"""A problem's page: its statement rendered to HTML, its limits per language, its samples.
 
-Markdown is rendered by markdown-it-py with raw HTML off (a `<script>` in a statement is shown as text) and its
-own link check (no `javascript:` links); nothing is fetched from anywhere, so the page works offline.
+The statement is our layout's statement.md, else a problem package's Markdown statement (`problem_statement/`
+in the legacy format, `statement/` in 2023-07's; English `problem.en.md` first, then `problem.md`). A package
+whose statement is only LaTeX gets one line saying so: rendering LaTeX would take a TeX toolchain or a script
+from elsewhere, and the page must work offline with no script but ours. Markdown is rendered by markdown-it-py
+with raw HTML off (a `<script>` in a statement is shown as text) and its own link check (no `javascript:`
+links); nothing is fetched from anywhere, so the page works offline.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from markdown_it import MarkdownIt
 
@@ -18,6 +24,8 @@ from judge.problems.files import read_problem_file
 from judge.problems.model import Problem
 
 STATEMENT_FILE = "statement.md"
+PACKAGE_STATEMENT_FOLDERS = ("problem_statement", "statement")
+PACKAGE_STATEMENTS = ("problem.en.md", "problem.md")
 STATEMENT_LIMIT_BYTES = 1024 * 1024
 SAMPLE_LIMIT_BYTES = 64 * 1024
 
@@ -51,12 +59,43 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
+def statement_markdown(problem: Problem) -> str:
+    """The statement's Markdown, or one line saying why there is none to show."""
+    candidates = [
+        problem.root / STATEMENT_FILE,
+        *(problem.root / folder / name for folder in PACKAGE_STATEMENT_FOLDERS for name in PACKAGE_STATEMENTS),
+    ]
+    for path in candidates:
+        if not os.path.lexists(path):
+            continue
+        try:
+            return read_problem_file(path, problem.root, STATEMENT_LIMIT_BYTES).decode("utf-8", "replace")
+        except (SpecError, OSError):
+            return f"*This problem's statement ({path.relative_to(problem.root)}) could not be read.*"
+    latex = _latex_statement(problem.root)
+    if latex is not None:
+        return (
+            f"*This problem's statement is LaTeX only ({latex}), which this server does not render; "
+            "ask your teacher for it.*"
+        )
+    return f"*This problem has no statement ({STATEMENT_FILE}, or a package's problem.en.md).*"
+
+
+def _latex_statement(root: Path) -> str | None:
+    """A package's LaTeX statement file (`problem_statement/problem.en.tex` ...), as a path inside `root`."""
+    for folder in PACKAGE_STATEMENT_FOLDERS:
+        try:
+            names = sorted(os.listdir(root / folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("problem") and name.endswith(".tex"):
+                return f"{folder}/{name}"
+    return None
+
+
 def statement_page(problem: Problem) -> StatementPage:
-    path = problem.root / STATEMENT_FILE
-    try:
-        text = read_problem_file(path, problem.root, STATEMENT_LIMIT_BYTES).decode("utf-8", "replace")
-    except (SpecError, OSError):
-        text = f"*This problem has no readable {STATEMENT_FILE}.*"
+    text = statement_markdown(problem)
     limits = []
     for language in LANGUAGES.values():
         given = effective_limits(problem.spec, language)

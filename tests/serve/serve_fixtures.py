@@ -59,7 +59,8 @@ def make_context(tmp_path: Path, students: Sequence[tuple[str, str, str]] = STUD
     store.create()
     passwords = Passwords(CHEAP_HASHER)
     enrol(store, [RosterEntry(i, n, p, generated=False) for i, n, p in students], passwords)
-    return ServeContext(data_dir=data, store=store, problems=load_problems(write_problems(tmp_path / "problems")),
+    problems_dir = write_problems(tmp_path / "problems")
+    return ServeContext(data_dir=data, store=store, problems_dir=problems_dir, problems=load_problems(problems_dir),
                         teacher_secret="teacher-secret", session_key="k" * 32, max_pending=max_pending,
                         https=False, opened_at=time.time(), passwords=passwords)
 

@@ -7,12 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-from serve_fixtures import AC_SOURCE, make_context
+from serve_fixtures import AC_SOURCE, judged, make_context
 from starlette.testclient import TestClient
 
 from judge.serve.app import create_app
 from judge.serve.contest import ContestSettings
-from judge.serve.service import ServeContext
+from judge.serve.service import SUBMISSIONS_PER_MINUTE, ServeContext
+from judge.verdicts import Verdict
 
 KIM = ("kim", "kim-password")
 LEE = ("lee", "lee-password")
@@ -71,7 +72,7 @@ def test_every_student_route_refuses_another_students_submission(client: TestCli
     assert client.get("/teacher").status_code == 404
     assert client.get("/teacher/export/grades.csv").status_code == 404
     token = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").text).group(1)  # type: ignore[union-attr]
-    for action in ("rejudge", "settings", "announce", "export"):
+    for action in ("rejudge", "problems", "settings", "announce", "export"):
         assert client.post(f"/teacher/{action}", data={"csrf": token, "target": "all", "text": "hi"}).status_code == 404
     _sign_in(client, *KIM)
     assert f'href="/submissions/{submission_id}"' in client.get("/submissions").text  # the owner sees it
@@ -103,6 +104,25 @@ def test_pending_submissions_per_student_are_capped_with_a_clear_message(client:
     assert [_post(client, KIM).status_code for _ in range(3)] == [201, 201, 429]
     assert "already have 2 submissions waiting" in _post(client, KIM).json()["error"]
     assert _post(client, LEE).status_code == 201
+
+
+def test_submissions_refused_by_the_cap_do_not_count_against_the_rate_limit(client: TestClient,
+                                                                            context: ServeContext) -> None:
+    stored = [_post(client, KIM).json()["id"] for _ in range(2)]
+    refused = [_post(client, KIM).status_code for _ in range(SUBMISSIONS_PER_MINUTE)]
+    for submission_id in stored:
+        judged(context.store, submission_id, Verdict.AC)
+    assert refused == [429] * SUBMISSIONS_PER_MINUTE
+    again = _post(client, KIM)
+    assert again.status_code == 201, again.json()
+
+
+def test_the_rate_limit_refuses_the_submission_past_the_minutes_allowance(tmp_path: Path) -> None:
+    context = make_context(tmp_path, max_pending=SUBMISSIONS_PER_MINUTE + 1)
+    client = TestClient(create_app(context), base_url="http://127.0.0.1")
+    codes = [_post(client, KIM).status_code for _ in range(SUBMISSIONS_PER_MINUTE + 1)]
+    assert codes == [201] * SUBMISSIONS_PER_MINUTE + [429]
+    assert f"at most {SUBMISSIONS_PER_MINUTE} submissions a minute" in _post(client, KIM).json()["error"]
 
 
 def test_submissions_outside_the_contest_window_are_refused_saying_when(client: TestClient,

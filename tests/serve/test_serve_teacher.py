@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import write_problem
 from serve_fixtures import AC_SOURCE, WA_SOURCE, judged, make_context
 from starlette.testclient import TestClient
 
@@ -81,6 +82,28 @@ def test_rejudging_a_submission_a_problem_or_everything_queues_them_again(teache
     assert context.store.counts() == {"queued": 2}
     refused = client.post("/teacher/rejudge", data={"target": "all"})
     assert refused.status_code == 403 and "CSRF" in refused.text
+
+
+def test_the_teacher_reads_the_problems_again_and_students_see_the_change(teacher: tuple[TestClient, str],
+                                                                          context: ServeContext) -> None:
+    client, token = teacher
+    student = TestClient(create_app(context), base_url="http://127.0.0.1")
+    kim = ("kim", "kim-password")
+    assert [problem["id"] for problem in student.get("/api/problems", auth=kim).json()] == ["sum"]
+    assert "<strong>sum</strong>" in client.get("/problems/sum").text
+    (context.problems_dir / "sum" / "statement.md").write_text("# A+B\n\nNow with *three* integers.\n")
+    write_problem(context.problems_dir / "product", {"sample1": ("2 3\n", "6\n")}, id="product", title="A*B")
+
+    read = client.post("/teacher/problems", data={"csrf": token}, follow_redirects=False)
+    assert read.status_code == 303 and "2+problem(s)+read+again" in read.headers["location"]
+    assert [problem["id"] for problem in student.get("/api/problems", auth=kim).json()] == ["product", "sum"]
+    assert "<em>three</em>" in client.get("/problems/sum").text
+    assert "problems_epoch" in context.store.settings()  # the judging process reads them again too
+
+    (context.problems_dir / "product" / "problem.yaml").write_text("id: product\ntime_limit: [\n")
+    broken = client.post("/teacher/problems", data={"csrf": token})
+    assert broken.status_code == 400 and "the old ones stay" in broken.text and "problem.yaml" in broken.text
+    assert set(context.problems) == {"product", "sum"}
 
 
 def test_the_contest_window_and_announcements_reach_the_students(teacher: tuple[TestClient, str],

@@ -13,8 +13,9 @@ back as JE. `distributed` is imported only here, so local grading works without 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judge.batch.executors.base import Finished
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask, run_task
@@ -70,6 +71,11 @@ class DaskExecutor:
             return Finished(task, future.result())
         reason = repr(future.exception()) if future.status == "error" else f"it was {future.status}"
         return Finished(task, SubmissionOutcome.failure(f"the Dask task failed: {reason}", worker="dask cluster"))
+
+    def subscribe(self, topic: str, handler: Callable[[tuple[float, Any]], None]) -> None:
+        """Call `handler` with each (time, message) that a task logs under `topic` (`Worker.log_event`), on the
+        client's event loop (`judge serve` shows a submission's progress from its worker this way)."""
+        self._client.subscribe_topic(topic, handler)
 
     def __enter__(self) -> DaskExecutor:
         return self
