@@ -17,16 +17,21 @@ makes a group it has to itself the parent of its run groups, after moving itself
 
 Only `memory` and `pids` are required of the parent; `cpu` is enabled where it is delegated, since a run's CPU time
 comes from `cpu.stat`, which v2 keeps in every group.
+
+A group the judge took is given back as it was found when the judge exits (`give_back`): while the group enables
+controllers for its children, v2 lets no process join it (EBUSY), so the next judge, shell or `docker exec` started
+in the same service, container or delegated group could not even begin.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 REQUIRED_CONTROLLERS = ("memory", "pids")
@@ -65,6 +70,8 @@ class Base:
     folder: Path
     controllers: frozenset[str]
     how: str  # how the judge got it, for `judge doctor`
+    turned_on: tuple[str, ...] = ()  # the controllers this process enabled for the children, in that order
+    leaf: Path | None = None  # the leaf of `folder` this process made and moved into (`_take`), else None
 
 
 def refusal(error: OSError, what: str) -> str:
@@ -132,7 +139,48 @@ def _take(group: Path, how: str) -> Base:
         except OSError as error:
             _remove_quietly(leaf)
             raise NoBase(refusal(error, f"moving the judge into {leaf}")) from None
-    return _enable(group, how)
+    try:
+        base = _enable(group, how)
+    except NoBase:
+        give_back(Base(group, frozenset(), how, leaf=leaf))  # back where it was, not stranded in a leaf
+        raise
+    return replace(base, leaf=leaf)
+
+
+def give_back(base: Base) -> None:
+    """Leave a group the judge took as it found it (at the judge's exit): the controllers it enabled disabled
+    again, the judge back in the group, its leaf removed, so that a process may join the group again.
+
+    Nothing is changed in another process than the one that took it (a forked child inherits the exit handler),
+    nor while anything else runs under the group (another judge's leaf, a run or a child of this judge still
+    there): disabling `memory` would lift a running group's limit. Best effort, at exit, where a failure has
+    no one to tell: the group then stays as the judge used it, its empty leaf swept by a later judge.
+    """
+    me = os.getpid()
+    if base.leaf is None or base.leaf.name != f"{LEAF_PREFIX}{me}":
+        return
+    with contextlib.suppress(OSError, NoBase):
+        if _pids(base.leaf) != [me] or _busy_besides(base.folder, base.leaf):
+            return
+        _disable(base.folder, base.turned_on)
+        _write(base.folder / "cgroup.procs", str(me))
+        base.leaf.rmdir()
+
+
+def _disable(group: Path, names: tuple[str, ...] | list[str]) -> None:
+    """Disable `names` for `group`'s children, last enabled first."""
+    for name in reversed(names):
+        _write(group / "cgroup.subtree_control", f"-{name}")
+
+
+def _busy_besides(group: Path, leaf: Path) -> bool:
+    """Whether a process is anywhere under `group` outside `leaf`."""
+    for folder, children, _ in os.walk(group):
+        if Path(folder) == leaf:
+            children.clear()
+        elif _pids(Path(folder)):
+            return True
+    return False
 
 
 def _is_leaf_of(group: Path, parent: Path) -> bool:
@@ -158,16 +206,19 @@ def _enable(group: Path, how: str) -> Base:
             _delegation_command(group),
         )
     enabled = set(_words(group / "cgroup.subtree_control"))
+    turned_on: list[str] = []
     for name in (*REQUIRED_CONTROLLERS, *OPTIONAL_CONTROLLERS):
         if name in enabled or name not in available:
             continue
         try:
             _write(group / "cgroup.subtree_control", f"+{name}")
-            enabled.add(name)
+            turned_on.append(name)
         except OSError as error:
             if name in REQUIRED_CONTROLLERS:
+                with contextlib.suppress(OSError):  # half enabled, the group would refuse a process all the same
+                    _disable(group, turned_on)
                 raise NoBase(refusal(error, f"enabling {name} in {group}/cgroup.subtree_control")) from None
-    return Base(group, frozenset(enabled), f"{group} ({how})")
+    return Base(group, frozenset(enabled | set(turned_on)), f"{group} ({how})", tuple(turned_on))
 
 
 def _systemd_scope(root: Path) -> Path:
