@@ -11,9 +11,10 @@ makes a group it has to itself the parent of its run groups, after moving itself
    worker, a launcher: a child of a judge that moved already), or when every process in it is the judge or its
    descendant (a systemd service, `systemd-run --scope`, a container's group seen as the root of its cgroup
    namespace, a delegated group the judge was started in);
-3. else (a login shell shares the group: a session scope), a transient scope of its own with `Delegate=yes` that
-   systemd makes on request over D-Bus, as `systemd-run --scope -p Delegate=yes` does (`--user` for an ordinary
-   user: Debian 12 and Ubuntu 24.04's user manager delegates memory and pids), then as in 2.
+3. else (a login shell shares the group: a session scope; a shell waiting for the judge shares a container's), a
+   transient scope of its own with `Delegate=yes` that systemd makes on request over D-Bus, as `systemd-run
+   --scope -p Delegate=yes` does (`--user` for an ordinary user: Debian 12 and Ubuntu 24.04's user manager
+   delegates memory and pids), then as in 2.
 
 Only `memory` and `pids` are required of the parent; `cpu` is enabled where it is delegated, since a run's CPU time
 comes from `cpu.stat`, which v2 keeps in every group.
@@ -100,23 +101,24 @@ def find_base(root: Path) -> Base:
     if group == root:
         try:
             return _enable(root, "the root group")
-        except NoBase:
-            if not _only_ours(root):  # the host's root (it always may), or a namespace's root shared with others
-                raise
-        return _take(root, "the root of the judge's cgroup namespace (a container's group)")
-    if _is_leaf_of(group, group.parent) and _has_required(group.parent):
+        except NoBase as problem:
+            if _only_ours(root):
+                return _take(root, "the root of the judge's cgroup namespace (a container's group)")
+            refused = str(problem)  # a namespace's root shared with others (a shell that waits for the judge)
+    elif _is_leaf_of(group, group.parent) and _has_required(group.parent):
         return _enable(group.parent, "a judge's group, this process in a leaf of it")
-    if _only_ours(group):
+    elif _only_ours(group):
         return _take(group, "the judge's own group")
+    else:
+        refused = (
+            f"{group} holds processes besides the judge (a login shell's session scope?), so the judge "
+            f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
+            f"group that holds no process)"
+        )
     try:
         scope = _systemd_scope(root)
     except NoBase as problem:
-        raise NoBase(
-            f"{group} holds processes besides the judge (a login shell's session scope?), so the judge "
-            f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
-            f"group that holds no process); and {problem}",
-            problem.fix,
-        ) from None
+        raise NoBase(f"{refused}; and {problem}", problem.fix) from None
     return _take(scope, "a transient scope systemd delegated to the judge")
 
 
