@@ -88,10 +88,12 @@ doctor_layouts() {  # judge doctor in each layout of README's cgroup v2 table th
         unit=judge-lane-delegate-$delegate.service
         systemd-run --quiet --unit="$unit" -p Delegate="$delegate" sh -c \
             'g=/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup); mkdir $g/leaf; echo $$ > $g/leaf/cgroup.procs; echo "+memory +pids" > $g/cgroup.subtree_control; exec sleep 600'
-        sleep 2
-        local group=/sys/fs/cgroup/system.slice/$unit
+        local group=/sys/fs/cgroup/system.slice/$unit waited=0
+        until [[ -n $(cat "$group/cgroup.subtree_control" 2>/dev/null) || $waited -ge 60 ]]; do
+            sleep 1; waited=$((waited + 1))
+        done
         echo "Delegate=$delegate: before the reload: $(cat "$group/cgroup.subtree_control")"
-        systemctl daemon-reload; sleep 2
+        systemctl daemon-reload; sleep 5
         echo "Delegate=$delegate: after the reload:  $(cat "$group/cgroup.subtree_control")"
         systemctl stop "$unit"
     done

@@ -233,9 +233,17 @@ def _systemd_scope(root: Path) -> Path:
             f"set {EXPLICIT_VARIABLE} to a group of the judge's own (memory and pids in its "
             "cgroup.controllers, writable by its user), or start the judge alone in a group",
         )
+    bus = [] if os.geteuid() == 0 else ["--user"]
+    if bus and not (os.environ.get("DBUS_SESSION_BUS_ADDRESS") or os.environ.get("XDG_RUNTIME_DIR")):
+        # `su`, `setpriv` or cron from a root process: the user manager, if it runs, would not take a process
+        # from outside its own tree anyway
+        raise NoBase(
+            "no user manager to ask for a delegated scope (XDG_RUNTIME_DIR is not set: not a login session)",
+            f"start the judge in a login session of its user (ssh, a desktop, or `runuser -l USER` from root), "
+            f"or set {EXPLICIT_VARIABLE} to a group delegated to it",
+        )
     me = os.getpid()
     unit = f"judge-{me}-{os.urandom(4).hex()}.scope"
-    bus = [] if os.geteuid() == 0 else ["--user"]
     command = [
         busctl,
         *bus,
