@@ -81,22 +81,6 @@ doctor_layouts() {  # judge doctor in each layout of README's cgroup v2 table th
     useradd -m -u "$other_uid" -s /bin/bash "$other"
     loginctl enable-linger "$other"
     doctor_in "$other in a login session, its user manager delegating pids only" runuser -l "$other" -c "$doctor"
-    # What systemd does to a group it did not delegate when it reloads: a judge's controllers there would go.
-    step "systemd's own groups: the controllers a group has after systemctl daemon-reload, without and with Delegate=yes"
-    local unit delegate
-    for delegate in no yes; do
-        unit=judge-lane-delegate-$delegate.service
-        systemd-run --quiet --unit="$unit" -p Delegate="$delegate" sh -c \
-            'g=/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup); mkdir $g/leaf; echo $$ > $g/leaf/cgroup.procs; echo "+memory +pids" > $g/cgroup.subtree_control; exec sleep 600'
-        local group=/sys/fs/cgroup/system.slice/$unit waited=0
-        until [[ -n $(cat "$group/cgroup.subtree_control" 2>/dev/null) || $waited -ge 60 ]]; do
-            sleep 1; waited=$((waited + 1))
-        done
-        echo "Delegate=$delegate: before the reload: $(cat "$group/cgroup.subtree_control")"
-        systemctl daemon-reload; sleep 5
-        echo "Delegate=$delegate: after the reload:  $(cat "$group/cgroup.subtree_control")"
-        systemctl stop "$unit"
-    done
 }
 
 if [[ ${LANE_DOCTOR_LAYOUTS:-} == 1 ]]; then

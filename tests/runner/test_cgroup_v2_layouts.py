@@ -13,8 +13,9 @@ started inside it as a person would start it there:
 
 In each the report must say `cgroup v2`, the memory and process limits must hold (MLE; forks refused at the
 allowance), nothing may be left in the layout but what the test put there, and the judge's group must be given back
-as it was found (no controllers enabled for children, no leaf), or the next process started in it is refused. A group shared with another process
-and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge doctor` warns, with the errno and a fix.
+as it was found (no controllers enabled for children, no leaf), or the next process started in it is refused. A
+group shared with another process and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge
+doctor` warns, with the errno and a fix.
 Skipped unless this machine mounts cgroup v2 and the tests run as root; the VM lane (scripts/cgroup2-lane.sh)
 runs them on Debian 12's kernel.
 """
