@@ -38,6 +38,56 @@ chmod 755 /root
 useradd -m -u "$LANE_UID" -s /bin/bash "$LANE_USER"
 loginctl enable-linger "$LANE_USER"  # its user manager up before its first login, as after a desktop login
 
+memory_finding() {  # judge doctor's memory row, from its output on stdin
+    sed -n '/^ memory/,/^ containment/p' | sed '$d'
+}
+doctor_in() {  # doctor_in TITLE COMMAND...: judge doctor started by COMMAND (as root), its memory row
+    step "$1"; shift
+    "$@" 2>&1 | memory_finding
+}
+doctor_layouts() {  # judge doctor in each layout of README's cgroup v2 table that systemd's presence allows
+    local py="$VENV/bin/python" env="PATH=$PYBIN:/usr/bin:/bin PYTHONPATH=$REPO PYTHONDONTWRITEBYTECODE=1"
+    local doctor="cd $REPO && export $env && exec $py -m judge doctor"  # exec: a shell waiting for it would share its group
+    local layouts=/sys/fs/cgroup/judge-lane-layouts
+    mkdir "$layouts" "$layouts/session" "$layouts/named" "$layouts/service" "$layouts/container" "$layouts/nocpu"
+    echo "+memory +pids +cpu" > "$layouts/cgroup.subtree_control"
+    echo "+memory +pids" > "$layouts/nocpu/cgroup.subtree_control"
+    mkdir "$layouts/nocpu/service"
+    in_group() { local group=$1; shift; sh -c "echo \$\$ > $group/cgroup.procs && exec \"\$@\"" sh "$@"; }
+    doctor_in "root in a login session" runuser -l root -c "$doctor"
+    doctor_in "root, a systemd service with Delegate=yes" systemd-run --quiet --wait --pipe -p Delegate=yes \
+        --working-directory="$REPO" -E PATH="$PYBIN:/usr/bin:/bin" -E PYTHONPATH="$REPO" -E PYTHONDONTWRITEBYTECODE=1 \
+        "$py" -m judge doctor
+    doctor_in "root, alone in a group (a service, a container's group)" in_group "$layouts/service" sh -c "$doctor"
+    doctor_in "root, alone in a container's group, seen as the root of its cgroup namespace" \
+        in_group "$layouts/container" unshare --cgroup --mount --propagation private sh -c \
+        "umount -l /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && $doctor"
+    doctor_in "root, alone in a group whose parent delegates memory and pids, not cpu" \
+        in_group "$layouts/nocpu/service" sh -c "$doctor"
+    in_group "$layouts/session" sleep 600 & local shell=$!
+    doctor_in "root, in a group shared with a shell, JUDGE_CGROUP naming an empty group" \
+        in_group "$layouts/session" sh -c "export JUDGE_CGROUP=${layouts#/sys/fs/cgroup}/named && $doctor"
+    kill "$shell"
+    doctor_in "$LANE_USER in a login session" runuser -l "$LANE_USER" -c "$doctor"
+    doctor_in "$LANE_USER, started in a scope delegated to it (systemd-run --user --scope -p Delegate=yes)" \
+        runuser -l "$LANE_USER" -c "cd $REPO && export $env && exec systemd-run --user --quiet --scope -p Delegate=yes $py -m judge doctor"
+    doctor_in "$LANE_USER with no login session (setpriv from a root service: no user manager reached)" \
+        setpriv --reuid="$LANE_UID" --regid="$LANE_UID" --clear-groups --reset-env sh -c "$doctor"
+    # A user manager delegating pids only (a distribution's user@.service without Delegate=memory).
+    local other=${LANE_USER}2 other_uid=$((LANE_UID + 1))
+    mkdir -p "/etc/systemd/system/user@$other_uid.service.d"
+    printf '[Service]\nDelegate=no\nDelegate=pids\n' > "/etc/systemd/system/user@$other_uid.service.d/lane.conf"
+    systemctl daemon-reload
+    useradd -m -u "$other_uid" -s /bin/bash "$other"
+    loginctl enable-linger "$other"
+    doctor_in "$other in a login session, its user manager delegating pids only" runuser -l "$other" -c "$doctor"
+}
+
+if [[ ${LANE_DOCTOR_LAYOUTS:-} == 1 ]]; then
+    doctor_layouts
+    exit $status
+fi
+
 for who in root "$LANE_USER"; do
     step "$who in a login session"
     check "$who" "cat /proc/self/cgroup; $VENV/bin/python -m judge doctor > /tmp/doctor.\$USER; \

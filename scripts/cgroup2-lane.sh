@@ -10,14 +10,16 @@
 # saying why and exits 0: the lane is skipped, not failed.
 #
 # Usage: scripts/cgroup2-lane.sh [--accel kvm|tcg] [--timeout SECONDS] [--suites ARGS] [--user-suites ARGS] [--venv DIR]
+#                                [--doctor-layouts]
 #   --suites, --user-suites: what pytest runs as root and as the ordinary user in their sessions (default: see
 #   cgroup2-lane-guest.sh; "none" runs nothing); --venv: the venv
-#   with the judge's packages (default: the checkout's .venv, as scripts/setup.sh makes it).
+#   with the judge's packages (default: the checkout's .venv, as scripts/setup.sh makes it);
+#   --doctor-layouts: instead of the suites, `judge doctor`'s memory row in each layout of README's cgroup v2 table.
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=${CGROUP2_VM:-$REPO/../shared/tools/cgroup2-vm.sh}
 WORK=${CGROUP2_VM_WORK:-/var/tmp/cgroup2-vm}
-VENV=$REPO/.venv ACCEL=auto TIMEOUT=3600 SUITES="" USER_SUITES=""
+VENV=$REPO/.venv ACCEL=auto TIMEOUT=3600 SUITES="" USER_SUITES="" DOCTOR_LAYOUTS=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --accel) ACCEL="$2"; shift 2 ;;
@@ -25,6 +27,7 @@ while [[ $# -gt 0 ]]; do
         --suites) SUITES="$2"; shift 2 ;;
         --user-suites) USER_SUITES="$2"; shift 2 ;;
         --venv) VENV="$2"; shift 2 ;;
+        --doctor-layouts) DOCTOR_LAYOUTS=1; shift ;;
         *) echo "cgroup2-lane: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -62,7 +65,7 @@ SuccessAction=poweroff-force
 FailureAction=poweroff-force
 [Service]
 Type=oneshot
-Environment="LANE_SUITES=$SUITES" "LANE_USER_SUITES=$USER_SUITES" "LANE_TIME_SCALE=$TIME_SCALE"
+Environment="LANE_SUITES=$SUITES" "LANE_USER_SUITES=$USER_SUITES" "LANE_TIME_SCALE=$TIME_SCALE" "LANE_DOCTOR_LAYOUTS=$DOCTOR_LAYOUTS"
 ExecStart=/bin/bash $REPO/scripts/cgroup2-lane-guest.sh $REPO $VENV /mnt/share
 UNIT
 cat > /etc/systemd/system/cgroup2-lane.target <<UNIT

@@ -12,8 +12,10 @@ started inside it as a person would start it there:
 - `user-delegated`: an ordinary user's group handed over as systemd's `Delegate=yes` does (tests/nonroot.py).
 
 In each the report must say `cgroup v2`, the memory and process limits must hold (MLE; forks refused at the
-allowance), and nothing may be left in the layout but what the test put there. A group shared with another process
-and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge doctor` warns, with the errno and a fix.
+allowance), nothing may be left in the layout but what the test put there, and the judge's group must be given back
+as it was found (no controllers enabled for children, no leaf), or the next process started in it is refused. A
+group shared with another process and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge
+doctor` warns, with the errno and a fix.
 Skipped unless this machine mounts cgroup v2 and the tests run as root; the VM lane (scripts/cgroup2-lane.sh)
 runs them on Debian 12's kernel.
 """
@@ -33,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from judge.runner.containment import cgroups
 
 import nonroot
 from conftest import ROOT, write_problem
@@ -63,7 +67,11 @@ pytestmark = pytest.mark.skipif(not (CGROUP_ROOT / "cgroup.controllers").exists(
 
 
 def _parent() -> Path:
-    """Where the test process may make groups: its own group, or the parent of the judge leaf it moved into."""
+    """Where the test process may make groups: the parent of its own run groups, found as the judge finds it (a
+    login's session scope, where the lane starts the tests, hands no controller down: the test process goes into a
+    leaf of a delegated scope systemd makes for it), so that no test depends on one run before it."""
+    found = cgroups.availability()
+    assert found.mechanism == "cgroup v2", f"the tests themselves get no control group here: {found.detail}"
     own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::"))
     group = CGROUP_ROOT / own.strip().lstrip("/")
     return group.parent if group.name.startswith("judge-leaf-") else group
@@ -93,6 +101,13 @@ def _processes(group: Path) -> list[str]:
     """Every process left anywhere under `group`, with the group it is in."""
     return [f"{pid} in {Path(folder).name}" for folder, _, _ in os.walk(group)
             for pid in (Path(folder) / "cgroup.procs").read_text().split()]
+
+
+def _changed(group: Path) -> list[str]:
+    """What a judge left changed in `group` after it exited: controllers it enabled for the children (then no
+    process may join the group: EBUSY), groups it made inside (its leaf, run groups)."""
+    return [*(f"+{name}" for name in (group / "cgroup.subtree_control").read_text().split()),
+            *(f"group {child.name}" for child in sorted(group.iterdir()) if child.is_dir())]
 
 
 def _in_group(group: Path, argv: list[str]) -> list[str]:
@@ -142,6 +157,7 @@ def test_alone_in_a_group_of_its_own(tmp_path: Path) -> None:
     with _group(_parent(), "service") as service:
         _check_limits(tmp_path, lambda arguments: _run(_in_group(service, _judge(arguments)), _env()))
         assert _processes(service) == []
+        assert _changed(service) == []
 
 
 def test_alone_in_a_container_s_cgroup_namespace(tmp_path: Path) -> None:
@@ -152,6 +168,7 @@ def test_alone_in_a_container_s_cgroup_namespace(tmp_path: Path) -> None:
         _check_limits(tmp_path, lambda arguments: _run(_in_group(container, [*namespace, *_judge(arguments)]),
                                                        _env()))
         assert _processes(container) == []
+        assert _changed(container) == []
 
 
 def test_sharing_a_group_with_a_named_group_to_use(tmp_path: Path) -> None:
@@ -162,6 +179,7 @@ def test_sharing_a_group_with_a_named_group_to_use(tmp_path: Path) -> None:
             _check_limits(tmp_path, lambda arguments: _run(_in_group(session, _judge(arguments)), _env(**variable)))
             assert _processes(session) == [f"{shell.pid} in {session.name}"]
             assert _processes(named) == []
+            assert _changed(named) == []
         finally:
             shell.kill()
             shell.wait()
@@ -190,12 +208,14 @@ def test_a_subtree_without_the_cpu_controller(tmp_path: Path) -> None:
         assert "cpu" not in (service / "cgroup.controllers").read_text().split()
         _check_limits(tmp_path, lambda arguments: _run(_in_group(service, _judge(arguments)), _env()))
         assert _processes(nocpu) == []
+        assert _changed(service) == []
 
 
 def test_an_ordinary_user_in_a_delegated_group(tmp_path: Path) -> None:
     user = nonroot.judge_user()
     if isinstance(user, str):
         pytest.skip(user)
+    _parent()  # the test process moved where groups may be delegated from (nonroot.delegated makes them there)
     with nonroot.owned_folder(user.uid) as home, nonroot.delegated(user.uid) as delegation:
         def start(arguments: list[str]) -> dict[str, Any]:
             nonroot.hand_over(home, user.uid)
@@ -203,3 +223,4 @@ def test_an_ordinary_user_in_a_delegated_group(tmp_path: Path) -> None:
 
         _check_limits(home, start)
         assert delegation.residue() == []
+        assert [change for folder in delegation.folders for change in _changed(folder)] == []

@@ -10,6 +10,7 @@ polling; `probe()` tells which, and `availability()` why.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import functools
 import os
@@ -268,11 +269,14 @@ def _create(memory_bytes: int | None, max_processes: int | None) -> RunGroup:
 
 @functools.cache
 def _v2_base(root: Path) -> v2_base.Base | v2_base.NoBase:
-    """Where this process makes its v2 run groups, found (and the judge moved) once per process."""
+    """Where this process makes its v2 run groups, found (and the judge moved) once per process, and given back
+    as it was found when the process exits."""
     try:
-        return v2_base.find_base(root)
+        base = v2_base.find_base(root)
     except v2_base.NoBase as problem:
         return problem
+    atexit.register(v2_base.give_back, base)
+    return base
 
 
 def _create_v2(name: str, memory_bytes: int | None, max_processes: int | None) -> RunGroup:

@@ -11,22 +11,28 @@ makes a group it has to itself the parent of its run groups, after moving itself
    worker, a launcher: a child of a judge that moved already), or when every process in it is the judge or its
    descendant (a systemd service, `systemd-run --scope`, a container's group seen as the root of its cgroup
    namespace, a delegated group the judge was started in);
-3. else (a login shell shares the group: a session scope), a transient scope of its own with `Delegate=yes` that
-   systemd makes on request over D-Bus, as `systemd-run --scope -p Delegate=yes` does (`--user` for an ordinary
-   user: Debian 12 and Ubuntu 24.04's user manager delegates memory and pids), then as in 2.
+3. else (a login shell shares the group: a session scope; a shell waiting for the judge shares a container's), a
+   transient scope of its own with `Delegate=yes` that systemd makes on request over D-Bus, as `systemd-run
+   --scope -p Delegate=yes` does (`--user` for an ordinary user: Debian 12 and Ubuntu 24.04's user manager
+   delegates memory and pids), then as in 2.
 
 Only `memory` and `pids` are required of the parent; `cpu` is enabled where it is delegated, since a run's CPU time
 comes from `cpu.stat`, which v2 keeps in every group.
+
+A group the judge took is given back as it was found when the judge exits (`give_back`): while the group enables
+controllers for its children, v2 lets no process join it (EBUSY), so the next judge, shell or `docker exec` started
+in the same service, container or delegated group could not even begin.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 REQUIRED_CONTROLLERS = ("memory", "pids")
@@ -65,6 +71,8 @@ class Base:
     folder: Path
     controllers: frozenset[str]
     how: str  # how the judge got it, for `judge doctor`
+    turned_on: tuple[str, ...] = ()  # the controllers this process enabled for the children, in that order
+    leaf: Path | None = None  # the leaf of `folder` this process made and moved into (`_take`), else None
 
 
 def refusal(error: OSError, what: str) -> str:
@@ -93,23 +101,24 @@ def find_base(root: Path) -> Base:
     if group == root:
         try:
             return _enable(root, "the root group")
-        except NoBase:
-            if not _only_ours(root):  # the host's root (it always may), or a namespace's root shared with others
-                raise
-        return _take(root, "the root of the judge's cgroup namespace (a container's group)")
-    if _is_leaf_of(group, group.parent) and _has_required(group.parent):
+        except NoBase as problem:
+            if _only_ours(root):
+                return _take(root, "the root of the judge's cgroup namespace (a container's group)")
+            refused = str(problem)  # a namespace's root shared with others (a shell that waits for the judge)
+    elif _is_leaf_of(group, group.parent) and _has_required(group.parent):
         return _enable(group.parent, "a judge's group, this process in a leaf of it")
-    if _only_ours(group):
+    elif _only_ours(group):
         return _take(group, "the judge's own group")
+    else:
+        refused = (
+            f"{group} holds processes besides the judge (a login shell's session scope?), so the judge "
+            f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
+            f"group that holds no process)"
+        )
     try:
         scope = _systemd_scope(root)
     except NoBase as problem:
-        raise NoBase(
-            f"{group} holds processes besides the judge (a login shell's session scope?), so the judge "
-            f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
-            f"group that holds no process); and {problem}",
-            problem.fix,
-        ) from None
+        raise NoBase(f"{refused}; and {problem}", problem.fix) from None
     return _take(scope, "a transient scope systemd delegated to the judge")
 
 
@@ -132,7 +141,48 @@ def _take(group: Path, how: str) -> Base:
         except OSError as error:
             _remove_quietly(leaf)
             raise NoBase(refusal(error, f"moving the judge into {leaf}")) from None
-    return _enable(group, how)
+    try:
+        base = _enable(group, how)
+    except NoBase:
+        give_back(Base(group, frozenset(), how, leaf=leaf))  # back where it was, not stranded in a leaf
+        raise
+    return replace(base, leaf=leaf)
+
+
+def give_back(base: Base) -> None:
+    """Leave a group the judge took as it found it (at the judge's exit): the controllers it enabled disabled
+    again, the judge back in the group, its leaf removed, so that a process may join the group again.
+
+    Nothing is changed in another process than the one that took it (a forked child inherits the exit handler),
+    nor while anything else runs under the group (another judge's leaf, a run or a child of this judge still
+    there): disabling `memory` would lift a running group's limit. Best effort, at exit, where a failure has
+    no one to tell: the group then stays as the judge used it, its empty leaf swept by a later judge.
+    """
+    me = os.getpid()
+    if base.leaf is None or base.leaf.name != f"{LEAF_PREFIX}{me}":
+        return
+    with contextlib.suppress(OSError, NoBase):
+        if _pids(base.leaf) != [me] or _busy_besides(base.folder, base.leaf):
+            return
+        _disable(base.folder, base.turned_on)
+        _write(base.folder / "cgroup.procs", str(me))
+        base.leaf.rmdir()
+
+
+def _disable(group: Path, names: tuple[str, ...] | list[str]) -> None:
+    """Disable `names` for `group`'s children, last enabled first."""
+    for name in reversed(names):
+        _write(group / "cgroup.subtree_control", f"-{name}")
+
+
+def _busy_besides(group: Path, leaf: Path) -> bool:
+    """Whether a process is anywhere under `group` outside `leaf`."""
+    for folder, children, _ in os.walk(group):
+        if Path(folder) == leaf:
+            children.clear()
+        elif _pids(Path(folder)):
+            return True
+    return False
 
 
 def _is_leaf_of(group: Path, parent: Path) -> bool:
@@ -158,16 +208,19 @@ def _enable(group: Path, how: str) -> Base:
             _delegation_command(group),
         )
     enabled = set(_words(group / "cgroup.subtree_control"))
+    turned_on: list[str] = []
     for name in (*REQUIRED_CONTROLLERS, *OPTIONAL_CONTROLLERS):
         if name in enabled or name not in available:
             continue
         try:
             _write(group / "cgroup.subtree_control", f"+{name}")
-            enabled.add(name)
+            turned_on.append(name)
         except OSError as error:
             if name in REQUIRED_CONTROLLERS:
+                with contextlib.suppress(OSError):  # half enabled, the group would refuse a process all the same
+                    _disable(group, turned_on)
                 raise NoBase(refusal(error, f"enabling {name} in {group}/cgroup.subtree_control")) from None
-    return Base(group, frozenset(enabled), f"{group} ({how})")
+    return Base(group, frozenset(enabled | set(turned_on)), f"{group} ({how})", tuple(turned_on))
 
 
 def _systemd_scope(root: Path) -> Path:
@@ -180,9 +233,17 @@ def _systemd_scope(root: Path) -> Path:
             f"set {EXPLICIT_VARIABLE} to a group of the judge's own (memory and pids in its "
             "cgroup.controllers, writable by its user), or start the judge alone in a group",
         )
+    bus = [] if os.geteuid() == 0 else ["--user"]
+    if bus and not (os.environ.get("DBUS_SESSION_BUS_ADDRESS") or os.environ.get("XDG_RUNTIME_DIR")):
+        # `su`, `setpriv` or cron from a root process: the user manager, if it runs, would not take a process
+        # from outside its own tree anyway
+        raise NoBase(
+            "no user manager to ask for a delegated scope (XDG_RUNTIME_DIR is not set: not a login session)",
+            f"start the judge in a login session of its user (ssh, a desktop, or `runuser -l USER` from root), "
+            f"or set {EXPLICIT_VARIABLE} to a group delegated to it",
+        )
     me = os.getpid()
     unit = f"judge-{me}-{os.urandom(4).hex()}.scope"
-    bus = [] if os.geteuid() == 0 else ["--user"]
     command = [
         busctl,
         *bus,
