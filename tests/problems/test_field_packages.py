@@ -148,7 +148,8 @@ def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Pa
 
 
 @pytest.mark.parametrize(("folder", "language"), [("java_helpers", "Java 17"), ("c_header", "C11"),
-                                                  ("shell_and_program", "Bash")])
+                                                  ("shell_and_program", "Bash"), ("c_files", "C11"),
+                                                  ("build_and_run", "build/run scripts")])
 def test_a_submission_of_several_files_is_judged_as_one_program(folder: str, language: str) -> None:
     done = judge("run", str(TALLY), str(TALLY / "submissions" / "accepted" / folder))
     assert language in done.stdout, done.stdout
@@ -163,6 +164,27 @@ def test_a_folder_without_one_main_source_is_skipped_with_the_reason(tally: Path
     references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
     assert "one main source" in references["two_programs"].skipped and "a.c, b.c" in references["two_programs"].skipped
     assert not references["java_helpers"].skipped
+
+
+def test_c_files_are_linked_and_one_named_as_the_saved_main_source_is_refused(tally: Path) -> None:
+    """c_files/ links numbers.c with main_loop.c, which judge saves as main.c: a helper of that name would be
+    overwritten, so the person is told to rename it (exit 2)."""
+    folder = tally / "submissions" / "accepted" / "c_files"
+    (folder / "numbers.c").rename(folder / "main.c")
+    done = judge("run", str(tally), str(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "main_loop.c: judge saves it as main.c, the name of another file of the submission" in done.stderr
+
+
+def test_a_submission_folder_with_build_and_run_is_built_by_them_not_compiled_as_its_c_file(tally: Path) -> None:
+    """build_and_run/summer.c refuses to compile without the flag its build script gives; without the scripts
+    the same folder is a lone C file, and a CE."""
+    folder = tally / "submissions" / "accepted" / "build_and_run"
+    assert "result: AC" in judge("run", str(tally), str(folder)).stdout
+    for script in ("build", "run"):
+        (folder / script).unlink()
+    done = judge("run", str(tally), str(folder))
+    assert "C11" in done.stdout and "result: CE" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_helper_file_missing_from_the_folder_fails_the_submission(tally: Path) -> None:
