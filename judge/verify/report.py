@@ -47,8 +47,17 @@ class SubmissionCheck:
     def ok(self) -> bool:
         if self.skipped:
             return True
+        if self.expected.tests and self.result is not None and self.result.cases:
+            return not self.unmet
         score, most = (self.result.score, self.result.max_score) if self.result is not None else (None, None)
         return self.got is not None and self.expected.met_by(self.got, score, most)
+
+    @property
+    def unmet(self) -> str:
+        """Which requirement on single tests (submissions.yaml's test groups) the verdicts missed, or ""."""
+        if not self.expected.tests or self.result is None:
+            return ""
+        return self.expected.unmet_by_tests({case.name: case.verdict for case in self.result.cases})
 
     @property
     def slow_warning(self) -> str:

@@ -4,6 +4,7 @@ from its accepted ones as problemtools does."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,7 +38,9 @@ def judge_references(
             packs[key] = ProblemPack.of(_as_judged(problem, slow))
         limit = options.source_limit_bytes(problem.spec.source_limit)
         student = f"{ref.path.parent.name}/{ref.path.name}"
-        task = SubmissionTask(student, str(ref.path), SourceFile.read(ref.path, limit), packs[key], options)
+        # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
+        judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
+        task = SubmissionTask(student, str(ref.path), SourceFile.read(ref.path, limit), packs[key], judged)
         tasks.append(task)
         expected[task.pair] = (problem.id, ref.path, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}

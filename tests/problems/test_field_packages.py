@@ -4,6 +4,7 @@ given as folders with build and run scripts, submissions of several files."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -101,11 +102,45 @@ def test_a_folder_nothing_names_is_skipped_with_the_reason(tally: Path) -> None:
     assert "submissions.yaml names none" in references["crash_when_long.py"].skipped
 
 
-def test_requirements_per_test_group_are_skipped_with_the_reason(tally: Path) -> None:
-    (tally / "submissions" / "submissions.yaml").write_text(
-        "mixed/crash_when_long.py:\n  secret/large:\n    required: [RTE]\n")
-    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
-    assert "per test group (secret/large)" in references["crash_when_long.py"].skipped
+def test_requirements_per_test_group_become_requirements_on_the_tests_they_match() -> None:
+    references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
+    crash = references["crash_when_long.py"]
+    assert not crash.skipped
+    assert [requirement.pattern for requirement in crash.expectation.tests] == ["", "sample", "secret/small",
+                                                                                "secret/large"]
+    assert not references["first_only.py"].expectation.tests  # no groups: the overall verdict decides, fail-fast
+
+
+GROUPS = {  # a copy of crash_when_long.py under each name, with these groups; and what verify must say
+    "as_written.py": ("  secret/small: {permitted: [AC]}\n  secret/large: {required: [RTE]}\n", ""),
+    "crash_required_early.py": ("  secret/small: {required: [RTE]}\n",
+                                "secret/small: no test got a required verdict (MLE, OLE, RE)"),
+    "crash_not_permitted.py": ("  'secret/{large,small}': {permitted: [AC]}\n",
+                               "secret/large: secret/large/1 got RE, which is not permitted"),
+}
+
+
+def test_verify_checks_requirements_per_test_group_on_every_tests_verdict(tally: Path) -> None:
+    """secret/large comes before secret/small: the small tests are judged after the crash only because the
+    requirements need their verdicts."""
+    mixed = tally / "submissions" / "mixed"
+    for name in GROUPS:
+        shutil.copyfile(mixed / "crash_when_long.py", mixed / name)
+    for other in ("crash_when_long.py", "wrong_when_negative.py", "wrong_when_negative.sh"):
+        (mixed / other).unlink()
+    shutil.rmtree(tally / "submissions" / "accepted")
+    shutil.rmtree(tally / "submissions" / "wrong_answer")
+    shutil.rmtree(tally / "submissions" / "time_limit_exceeded")
+    (tally / "submissions" / "submissions.yaml").write_text("".join(
+        f"mixed/{name}:\n  permitted: [AC, RTE]\n  required: [RTE]\n{groups}" for name, (groups, _) in GROUPS.items()
+    ))
+    done = judge("verify", "--format", "json", str(tally))
+    rows = {Path(row["path"]).name: row for row in json.loads(done.stdout)["submissions"]}
+    for name, (_, unmet) in GROUPS.items():
+        assert (rows[name]["ok"], rows[name]["unmet"]) == (not unmet, unmet), rows[name]
+    judged = [case["name"] for case in rows["as_written.py"]["result"]["cases"]]
+    assert judged == ["sample/1", "secret/large/1", "secret/small/1", "secret/small/2"]
+    assert done.returncode == 1
 
 
 def test_an_unknown_verdict_in_submissions_yaml_names_the_file_and_key(tally: Path) -> None:

@@ -35,6 +35,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
                 "ok": check.ok,
                 "skipped": check.skipped,
                 "judge_failure": check.failed,
+                "unmet": check.unmet,
                 "warning": check.slow_warning,
                 "result": check.result.to_dict() if check.result else None,
             }

@@ -77,7 +77,7 @@ def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None
         failure = ElementTree.SubElement(
             case, "failure", message=xml_text(f"expected {check.expected.short}, got {got}")
         )
-        failure.text = xml_text(check.failed or _first_failing_message(check))
+        failure.text = xml_text(check.failed or check.unmet or _first_failing_message(check))
     elif check.slow_warning:
         ElementTree.SubElement(case, "system-out").text = xml_text(f"warning: {check.slow_warning}")
 

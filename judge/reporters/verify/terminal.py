@@ -71,6 +71,8 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
             note = "MISMATCH" + (
                 f": {check.failed}"
                 if check.failed
+                else f": {check.unmet}"
+                if check.unmet
                 else f": {_first_line(check.result.cases[-1].message)}"
                 if check.result and check.result.cases
                 else ""
