@@ -45,7 +45,7 @@ def test_a_legacy_package_loads_into_our_model() -> None:
     assert problem.spec.checker.name == "package-default"
     assert dict(problem.spec.checker.options) == {"absolute": 1e-6}
     assert not problem.spec.language_allowance
-    assert problem.time_limit_pending and problem.time_rule == TimeRule(4, 3, 1.0)
+    assert problem.time_limit_pending and problem.time_rule == TimeRule(4, 3, 1.0, legacy=True)
 
 
 def test_a_2023_package_loads_with_its_given_limit_and_group_flags() -> None:
