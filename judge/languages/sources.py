@@ -52,7 +52,9 @@ def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -
     """The file of a submission folder that judge compiles and runs: its `build` script (else `run`), which the
     specification makes the way to build and start any program; else the only file in a language judge knows
     (headers, data and binaries have none); else, among files of one language that are compiled together (Java
-    classes, C or C++ files linked as one program: `{more_sources}`), the one declaring `main`."""
+    classes, C or C++ files linked as one program: `{more_sources}`), the one declaring `main`; else, among
+    files of one language that are not (a shell script sourcing another, Python modules), the one named `main`
+    (`main.sh`, `main.py`: the specification's default entry point)."""
     if language is None:
         scripts = [folder / name for name in SCRIPTS if folder / name in contents]
         if scripts:
@@ -66,6 +68,9 @@ def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -
     if len(known) == 1:
         return next(iter(known))
     kinds = {found.key: found for found in known.values()}
+    defaults = [path for path in known if path.stem == "main"]  # the specification's entry point: main.py, ...
+    if len(kinds) == 1 and len(defaults) == 1 and not _compiled_together(next(iter(kinds.values()))):
+        return defaults[0]
     if len(kinds) == 1 and _compiled_together(next(iter(kinds.values()))):
         holders = [path for path, found in known.items() if declares_main(found, contents[path])]
         if len(holders) == 1:

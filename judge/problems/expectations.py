@@ -23,17 +23,22 @@ def matches_path(pattern: str, path: PurePosixPath) -> bool:
 
 @dataclass(frozen=True)
 class CaseRequirement:
-    """What the test cases a pattern matches must get (submissions.yaml): each a `permitted` verdict, at least one
-    a `required` one. The pattern "" matches every test (a requirement for the whole submission)."""
+    """What the test cases any of `patterns` matches must get (submissions.yaml): each a `permitted` verdict, at
+    least one a `required` one. A group's key with braces is one group (`secret/*{1,3}`: the tests of either
+    pattern together); no patterns: every test (a requirement for the whole submission)."""
 
-    pattern: str
+    patterns: tuple[str, ...]
     permitted: frozenset[Verdict]
     required: frozenset[Verdict]
 
     def unmet(self, verdicts: Mapping[str, Verdict]) -> str:
         """Why the verdicts of the tests (by name, as `secret/group1/3`) do not meet it, or ""."""
-        where = self.pattern or "every test"
-        matched = {name: got for name, got in verdicts.items() if matches_path(self.pattern, PurePosixPath(name))}
+        where = " or ".join(self.patterns) or "every test"
+        matched = {
+            name: got
+            for name, got in verdicts.items()
+            if not self.patterns or any(matches_path(pattern, PurePosixPath(name)) for pattern in self.patterns)
+        }
         if not matched:
             return f"{where}: matches no test that was judged"
         refused = next((name for name, got in matched.items() if got not in self.permitted), None)
@@ -87,3 +92,11 @@ class Reference:
     path: Path
     expectation: Expectation
     skipped: str = ""
+    listed: Path | None = None
+    """Where the package lists it, when that is a link to another of its files (`path`, which judging reads):
+    one file linked from several folders is a submission per folder, each with its folder's expectation."""
+
+    @property
+    def name(self) -> Path:
+        """The path that tells this reference apart from the others: where it is listed."""
+        return self.listed or self.path

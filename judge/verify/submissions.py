@@ -37,12 +37,12 @@ def judge_references(
         if key not in packs:
             packs[key] = ProblemPack.of(_as_judged(problem, slow))
         limit = options.source_limit_bytes(problem.spec.source_limit)
-        student = f"{ref.path.parent.name}/{ref.path.name}"
+        student = f"{ref.name.parent.name}/{ref.name.name}"
         # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
         judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
-        task = SubmissionTask(student, str(ref.path), SourceFile.read(ref.path, limit), packs[key], judged)
+        task = SubmissionTask(student, str(ref.name), SourceFile.read(ref.path, limit), packs[key], judged)
         tasks.append(task)
-        expected[task.pair] = (problem.id, ref.path, ref.expectation)
+        expected[task.pair] = (problem.id, ref.name, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}
     if not tasks:
         return checks

@@ -14,7 +14,9 @@ import pytest
 
 from judge.errors import SpecError
 from judge.problems.load import load_problem_folder
-from judge.problems.packages.submissions_yaml import SubmissionsConfig
+from judge.problems.expectations import CaseRequirement, Expectation
+from judge.problems.packages.submissions import expected_results
+from judge.problems.packages.submissions_yaml import SubmissionsConfig, expand_braces
 from judge.verdicts import Verdict
 
 TALLY = Path(__file__).parent.parent / "packages" / "tally"
@@ -106,8 +108,8 @@ def test_requirements_per_test_group_become_requirements_on_the_tests_they_match
     references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
     crash = references["crash_when_long.py"]
     assert not crash.skipped
-    assert [requirement.pattern for requirement in crash.expectation.tests] == ["", "sample", "secret/small",
-                                                                                "secret/large"]
+    assert [requirement.patterns for requirement in crash.expectation.tests] == [(), ("sample",), ("secret/small",),
+                                                                                 ("secret/large",)]
     assert not references["first_only.py"].expectation.tests  # no groups: the overall verdict decides, fail-fast
 
 
@@ -116,7 +118,7 @@ GROUPS = {  # a copy of crash_when_long.py under each name, with these groups; a
     "crash_required_early.py": ("  secret/small: {required: [RTE]}\n",
                                 "secret/small: no test got a required verdict (MLE, OLE, RE)"),
     "crash_not_permitted.py": ("  'secret/{large,small}': {permitted: [AC]}\n",
-                               "secret/large: secret/large/1 got RE, which is not permitted"),
+                               "secret/large or secret/small: secret/large/1 got RE, which is not permitted"),
 }
 
 
@@ -243,3 +245,73 @@ def test_an_endless_flood_in_time_limit_exceeded_verifies() -> None:
     done = judge("verify", str(TALLY))
     row = next(line for line in done.stdout.splitlines() if "flood.cpp" in line)
     assert row.split("│")[3].strip() == "OLE" and "MISMATCH" not in row, done.stdout
+
+
+def _only_accepted(tally: Path) -> Path:
+    """The copy with only its accepted Python submission left, so that verify is quick."""
+    submissions = tally / "submissions"
+    for folder in ("mixed", "wrong_answer", "time_limit_exceeded"):
+        shutil.rmtree(submissions / folder)
+    (submissions / "submissions.yaml").unlink()
+    for entry in (submissions / "accepted").iterdir():
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        elif entry.name != "tally.py":
+            entry.unlink()
+    return submissions / "accepted"
+
+
+def test_a_file_linked_from_several_places_is_a_submission_in_each(tally: Path) -> None:
+    accepted = _only_accepted(tally)
+    (accepted / "copy.py").symlink_to("tally.py")
+    rejected = tally / "submissions" / "rejected"
+    rejected.mkdir()
+    (rejected / "not_rejected.py").symlink_to("../accepted/tally.py")
+    done = judge("verify", "--format", "json", str(tally))
+    rows = {"/".join(Path(row["path"]).parts[-2:]): row for row in json.loads(done.stdout)["submissions"]}
+    assert {name: (row["expected"], row["got"]) for name, row in rows.items()} == {
+        "accepted/tally.py": ("AC", "AC"), "accepted/copy.py": ("AC", "AC"), "rejected/not_rejected.py": ("rejected", "AC")}
+    assert done.returncode == 1  # the rejected one must not pass
+
+
+def test_disabled_submissions_and_a_folder_whose_entrypoint_judge_would_not_run_are_skipped(tally: Path) -> None:
+    accepted = _only_accepted(tally)
+    (accepted / "tally.cpp.disabled").write_text("int main() {}\n")
+    two = accepted / "two_modules"
+    two.mkdir()
+    (two / "main.py").write_text("print(0)\n")
+    (two / "solve.py").write_text("print(0)\n")
+    (tally / "submissions" / "submissions.yaml").write_text("accepted/two_modules:\n  entrypoint: solve.py\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert references["tally.cpp.disabled"].skipped == "its name ends in .disabled, which switches it off"
+    assert references["two_modules"].skipped == ("submissions.yaml gives the entry point solve.py; judge would run "
+                                                 "main.py of this folder")
+
+
+def test_a_shell_folder_runs_its_main_sh_which_sources_the_other(tally: Path) -> None:
+    """The specification's default entry point: among several files of one language, the one named main."""
+    folder = tally / "submissions" / "accepted" / "sourcing"
+    folder.mkdir()
+    (folder / "main.sh").write_text('read n\nread line\n. "$(dirname "$0")/add.sh"\n')
+    (folder / "add.sh").write_text("total=0\nfor x in $line; do total=$((total + x)); done\necho $total\n")
+    done = judge("run", str(tally), str(folder))
+    assert "Bash" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
+
+
+def test_domjudges_compiler_error_marker_and_spaced_braces_are_read() -> None:
+    assert expected_results(Path("x.cc"), b"// @EXPECTED_RESULTS@: COMPILER-ERROR\n") == Expectation(
+        "COMPILER-ERROR", frozenset({Verdict.CE}))
+    assert expand_braces("secret/*{ 4 }{ 2 }") == ["secret/*42"]
+
+
+def test_a_group_key_with_braces_is_one_group() -> None:
+    """`secret/*{1,3}` covers the tests of both patterns together: the one that matches nothing is no failure."""
+    odd = CaseRequirement(("secret/*1", "secret/*3"), frozenset({Verdict.AC}), frozenset({Verdict.AC}))
+    assert odd.unmet({"secret/13": Verdict.AC, "secret/2": Verdict.WA}) == ""
+    assert odd.unmet({"secret/13": Verdict.WA}) == "secret/*1 or secret/*3: secret/13 got WA, which is not permitted"
+
+
+def test_a_package_without_its_data_folder_says_so(tmp_path: Path) -> None:
+    (tmp_path / "problem.yaml").write_text("problem_format_version: 2025-09\nname: Later\n")
+    with pytest.raises(SpecError, match=r"data: missing; problem.yaml names a problem_format_version"):
+        load_problem_folder(tmp_path)

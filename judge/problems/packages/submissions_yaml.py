@@ -75,7 +75,11 @@ DEFAULTS: dict[str, tuple[str, Requirement]] = {
 class SubmissionsConfig:
     """submissions.yaml read: each pattern (braces expanded) with its requirement and any per-group keys."""
 
-    patterns: tuple[tuple[str, Requirement, tuple[tuple[str, Requirement], ...]], ...] = ()
+    patterns: tuple[tuple[str, Requirement, tuple[tuple[tuple[str, ...], Requirement], ...]], ...] = ()
+    """(submission pattern, its requirement, its test groups: (the group's patterns, braces expanded; its
+    requirement))."""
+    entrypoints: tuple[tuple[str, str], ...] = ()
+    """(submission pattern, the `entrypoint` it gives): the file of a submission folder that is its program."""
     classes: dict[str, frozenset[Verdict]] = field(default_factory=lambda: VERDICTS)
     """The format version's verdicts as ours (VERDICTS for legacy, else VERDICTS_FROM_2023)."""
 
@@ -87,7 +91,7 @@ class SubmissionsConfig:
         if not path.exists():
             return cls(classes=classes)
         raw = read_spec_mapping(path, "glob patterns over submissions/", empty_ok=True, root=root)
-        patterns = []
+        patterns, entrypoints = [], []
         for key, entry in raw.items():
             if not isinstance(entry, Mapping):
                 raise SpecError(f"{path}: {key}: must map to keys such as permitted and required")
@@ -97,10 +101,16 @@ class SubmissionsConfig:
                 if not isinstance(entry[name], Mapping):
                     raise SpecError(f"{path}: {key}: {name}: unknown key; use {', '.join(sorted(KNOWN_KEYS))} "
                                     f"or a test group's name mapping to its requirements")
-                group = _requirement(path, f"{key}: {name}", entry[name])
-                groups += [(tests, group) for tests in expand_braces(str(name))]
+                groups.append((tuple(expand_braces(str(name))), _requirement(path, f"{key}: {name}", entry[name])))
             patterns += [(pattern, requirement, tuple(groups)) for pattern in expand_braces(str(key))]
-        return cls(tuple(patterns), classes)
+            if "entrypoint" in entry:
+                entrypoints += [(pattern, str(entry["entrypoint"])) for pattern in expand_braces(str(key))]
+        return cls(tuple(patterns), tuple(entrypoints), classes)
+
+    def entrypoint(self, relative: PurePosixPath) -> str | None:
+        """The entry point the last pattern matching the submission at `relative` gives, or None."""
+        given = [entry for pattern, entry in self.entrypoints if matches_path(pattern, relative)]
+        return given[-1] if given else None
 
     def expectation(self, relative: PurePosixPath) -> tuple[Expectation | None, str]:
         """What the submission at `relative` (under submissions/) must get, and why it cannot be judged here (never,
@@ -111,7 +121,7 @@ class SubmissionsConfig:
         base = default[1] if default else None
         names = [default[0]] if default else []
         found: list[Requirement] = []
-        groups: list[tuple[str, Requirement]] = []
+        groups: list[tuple[tuple[str, ...], Requirement]] = []
         for pattern, requirement, pattern_groups in self.patterns:
             if not matches_path(pattern, relative):
                 continue
@@ -129,15 +139,15 @@ class SubmissionsConfig:
         whole = (*([base] if base else []), *found)
         for requirement in whole:
             verdicts &= requirement.verdicts(self.classes)
-        tests = tuple(self._per_test(pattern, requirement) for pattern, requirement in
-                      [*(("", requirement) for requirement in whole), *groups]) if groups else ()
+        tests = tuple(self._per_test(patterns, requirement) for patterns, requirement in
+                      [*(((), requirement) for requirement in whole), *groups]) if groups else ()
         return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts, tests=tests), ""
 
-    def _per_test(self, pattern: str, requirement: Requirement) -> CaseRequirement:
-        """`requirement` on the tests `pattern` matches ("" for all), in our verdicts."""
+    def _per_test(self, patterns: tuple[str, ...], requirement: Requirement) -> CaseRequirement:
+        """`requirement` on the tests any of `patterns` matches (none: every test), in our verdicts."""
         def ours(names: tuple[str, ...]) -> frozenset[Verdict]:
             return frozenset(verdict for name in names for verdict in self.classes[name])
-        return CaseRequirement(pattern, ours(requirement.permitted), ours(requirement.required))
+        return CaseRequirement(patterns, ours(requirement.permitted), ours(requirement.required))
 
 
 def _requirement(path: Path, key: str, entry: Mapping[Any, Any]) -> Requirement:
@@ -158,6 +168,7 @@ def expand_braces(pattern: str) -> list[str]:
     if match is None:
         return [pattern]
     head, tail = pattern[:match.start()], pattern[match.end():]
-    return [expanded for choice in match.group(1).split(",") for expanded in expand_braces(head + choice + tail)]
+    choices = [choice.strip() for choice in match.group(1).split(",")]  # `{ 4 }` is `{4}`, as BAPCtools reads it
+    return [expanded for choice in choices for expanded in expand_braces(head + choice + tail)]
 
 
