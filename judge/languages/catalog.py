@@ -19,6 +19,13 @@ from judge.tool_cache import validated_once
 
 DEFAULT_MAIN = "Main"
 """The class a main_class language (Java) runs unless the source says otherwise (detection.main_name)."""
+MORE_SOURCES = "{more_sources}"
+"""In a compile command, the other source files of a submission of several (C files linked together): zero or
+more words, so it is a word of its own."""
+SCRIPTS = ("build", "run")
+"""A program folder holding either is built by `build` (when present) and started as `run` (the specification's
+"Programs": any program a package brings, a submission too, may be given so)."""
+SCRIPTS_LANGUAGE = "scripts"
 SCHEMA_MODULE = Path(__file__).with_name("schema.py")
 """The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 

@@ -14,9 +14,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from judge.errors import LanguageTableError
+from judge.languages.catalog import MORE_SOURCES
 from judge.schema_errors import first_error
 
-FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main"})
+FIXED_PLACEHOLDERS = frozenset({"program", "source", "source_label", "memory_mib", "main", "more_sources"})
+
 """What every command may name besides its language's tools (see the comment at the top of languages.yaml)."""
 
 
@@ -64,6 +66,8 @@ class LanguageModel(_Strict):
                     names = [field for _, field, _, _ in string.Formatter().parse(part) if field is not None]
                 except ValueError as error:
                     raise ValueError(f"{key}: {part[:40]!r} is not a command template ({error})") from None
+                if "more_sources" in names and part != MORE_SOURCES:
+                    raise ValueError(f"{key}: {part[:40]!r}: {MORE_SOURCES} must be a word of its own")
                 unknown = sorted(set(names) - known)
                 if unknown:
                     raise ValueError(

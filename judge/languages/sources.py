@@ -11,8 +11,8 @@ from pathlib import Path
 
 from judge.errors import SubmissionError
 from judge.intake import read_source
-from judge.languages.catalog import Language
-from judge.languages.detection import JAVA_MAIN, detect_language
+from judge.languages.catalog import MORE_SOURCES, SCRIPTS, Language
+from judge.languages.detection import declares_main, detect_language
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,16 @@ class SourceFiles:
 
 
 def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -> Path:
-    """The file of a submission folder that judge compiles and runs: the only file in a language judge knows
-    (headers, data and binaries have none), else, for Java, the one class declaring `static void main`."""
+    """The file of a submission folder that judge compiles and runs: its `build` script (else `run`), which the
+    specification makes the way to build and start any program; else the only file in a language judge knows
+    (headers, data and binaries have none); else, among files of one language that are compiled together (Java
+    classes, C or C++ files linked as one program: `{more_sources}`), the one declaring `main`; else, among
+    files of one language that are not (a shell script sourcing another, Python modules), the one named `main`
+    (`main.sh`, `main.py`: the specification's default entry point)."""
+    if language is None:
+        scripts = [folder / name for name in SCRIPTS if folder / name in contents]
+        if scripts:
+            return scripts[0]
     known: dict[Path, Language] = {}
     for path in contents:
         try:
@@ -59,11 +67,22 @@ def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -
             continue
     if len(known) == 1:
         return next(iter(known))
-    if known and all(found.main_class for found in known.values()):
-        holders = [path for path in known if JAVA_MAIN.search(contents[path])]
+    kinds = {found.key: found for found in known.values()}
+    defaults = [path for path in known if path.stem == "main"]  # the specification's entry point: main.py, ...
+    if len(kinds) == 1 and len(defaults) == 1 and not _compiled_together(next(iter(kinds.values()))):
+        return defaults[0]
+    if len(kinds) == 1 and _compiled_together(next(iter(kinds.values()))):
+        holders = [path for path, found in known.items() if declares_main(found, contents[path])]
         if len(holders) == 1:
             return holders[0]
     names = ", ".join(path.name for path in known) or "none"
     raise SubmissionError(
-        f"{folder}: judge runs a folder with one main source (or Java classes, one holding main); found {names}"
+        f"{folder}: judge runs a folder with one main source, or files of one language with one defining main "
+        f"(Java, C, C++), or build/run scripts; found {names}"
     )
+
+
+def _compiled_together(language: Language) -> bool:
+    """Whether the language's compiler takes a program's other sources: Java's finds the classes beside the
+    main one, C's and C++'s are given them (`{more_sources}`)."""
+    return language.main_class or MORE_SOURCES in (language.compile or ())

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from judge.errors import ToolchainMissing
-from judge.languages.catalog import DEFAULT_MAIN, LANGUAGES, Language, ToolSpec
+from judge.languages.catalog import DEFAULT_MAIN, LANGUAGES, MORE_SOURCES, Language, ToolSpec
 from judge.languages.shims import launched_binary
 from judge.runner.sandbox import MERGED_USR_LINKS, SYSTEM_MOUNTS, ToolchainView
 from judge.tool_cache import cache_dir, read_record, tool_key, write_record
@@ -60,9 +60,10 @@ class Toolchain:
         source_label: str,
         memory_mib: int,
         main: str = DEFAULT_MAIN,
+        more_sources: tuple[str, ...] = (),
     ) -> list[str]:
         """`template` with its placeholders filled; `source_label` is the file name a student knows (for messages),
-        `main` the class to run (main_class)."""
+        `main` the class to run (main_class), `more_sources` the other files a `{more_sources}` word stands for."""
         values = {
             **self.paths,
             **{f"{name}_venv": path for name, path in self.venvs.items()},
@@ -72,7 +73,8 @@ class Toolchain:
             "memory_mib": str(memory_mib),
             "main": main,
         }
-        return [part.format(**values) for part in template if self.static_linking or part != STATIC_FLAG]
+        parts = [part for part in template if self.static_linking or part != STATIC_FLAG]
+        return [word for part in parts for word in (more_sources if part == MORE_SOURCES else [part.format(**values)])]
 
 
 def resolve_toolchain(language: Language) -> Toolchain:

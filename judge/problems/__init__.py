@@ -10,7 +10,8 @@ sit above it.
   problem.yaml not validated before, or a package).
 - files.py: which paths of a problem the judge may read (links only inside the folder, regular files only), and
   problem.yaml read safely.
-- expectations.py: what a reference submission is expected to get.
+- expectations.py: what a reference submission is expected to get (overall, or per test for submissions.yaml's
+  test groups).
 - references.py: a problem's reference submissions (a package's own, else submissions/<id>/<verdict>/).
 - scoring.py: a scored problem's test groups and the default grader.
 - packages/: problem packages (Kattis / ICPC format) loaded into the same `Problem`.

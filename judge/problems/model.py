@@ -79,10 +79,28 @@ class TimeRule:
     ac_to_time_limit: float
     time_limit_to_tle: float
     resolution: float
+    legacy: bool = False
+    """The legacy format names the multiplier `time_multiplier` and has no `limits.time_limit` (only .timelimit)."""
 
     def limit_for(self, slowest_accepted_seconds: float) -> float:
         steps = max(1, math.ceil(round(slowest_accepted_seconds * self.ac_to_time_limit / self.resolution, 9)))
         return round(steps * self.resolution, 6)
+
+    def derivation(self, slowest_accepted_seconds: float) -> str:
+        """How `limit_for` got its limit, in the package's own key names, so an author can check it and write it
+        down: `0.040 s × 4 (limits.time_multiplier) = 0.160 s, rounded up to a multiple of 1 s: 1 s`."""
+        product = slowest_accepted_seconds * self.ac_to_time_limit
+        key = "limits.time_multiplier" if self.legacy else "limits.time_multipliers.ac_to_time_limit"
+        step = f"{self.resolution:g} s" if self.legacy else f"{self.resolution:g} s (limits.time_resolution)"
+        return (
+            f"{slowest_accepted_seconds:.3f} s × {self.ac_to_time_limit:g} ({key}) = {product:.3f} s, rounded up to "
+            f"a multiple of {step}, at least one: {self.limit_for(slowest_accepted_seconds):g} s"
+        )
+
+    @property
+    def where_to_write(self) -> str:
+        """Where a package gives its time limit, so that nothing needs deriving."""
+        return ".timelimit" if self.legacy else "limits.time_limit in problem.yaml (or .timelimit)"
 
 
 @dataclass(frozen=True)

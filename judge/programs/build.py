@@ -10,18 +10,13 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import JudgeFailure, SpecError, SubmissionError
-from judge.languages.catalog import LANGUAGES
+from judge.languages.catalog import SCRIPTS
 from judge.languages.detection import detect_language
 from judge.languages.toolchains import Toolchain, resolve_toolchain
 from judge.programs.program import Program
 from judge.runner.containment.protocol import Containment
 from judge.runner.sandbox import Sandbox
 from judge.tool_cache import cache_dir, content_key
-
-SCRIPTS = ("build", "run")
-"""A program folder holding either is built by `build` (when present) and started as `run` (the specification's
-"Programs": any program a package brings may be given so)."""
-SCRIPTS_LANGUAGE = "scripts"
 
 
 def build_program(
@@ -34,8 +29,7 @@ def build_program(
     Compiled once per machine: the built folder is kept in the judge's cache under a hash of the sources, the
     language and the compiler, and every later submission (verify judges many) starts from a copy of it."""
     source = main_source(path)
-    scripts = source.name in SCRIPTS
-    toolchain = resolve_toolchain(LANGUAGES[SCRIPTS_LANGUAGE] if scripts else detect_language(source))
+    toolchain = resolve_toolchain(detect_language(source))
     # A sibling that is a link was checked at loading to stay inside the problem folder (judge.problems.files):
     # its target is copied, as a header kept once in a package's include folder must be.
     siblings = sorted(sibling for sibling in source.parent.iterdir() if sibling != source and sibling.is_file())
@@ -51,7 +45,6 @@ def build_program(
         source.read_bytes(),
         source.name,
         boj_main=False,
-        main=source.name if scripts else None,
     )
     if cached.is_dir():
         shutil.copytree(cached, folder, dirs_exist_ok=True)

@@ -12,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.errors import SubmissionError
+from judge.languages.catalog import MORE_SOURCES
 from judge.languages.detection import main_name
 from judge.languages.toolchains import Toolchain
 from judge.runner import execute
@@ -68,6 +70,11 @@ class Program:
         text = program_text(source)
         main = main or main_name(language, text, source_label, boj=boj_main)
         folder.mkdir(parents=True, exist_ok=True)
+        if any(name == language.source_file(main) for name, _, _ in beside):
+            raise SubmissionError(
+                f"{source_label}: judge saves it as {language.source_file(main)}, the name of another file of the "
+                f"submission; rename that file"
+            )
         for name, content, executable in beside:
             (folder / name).write_bytes(content)
             if executable:
@@ -86,6 +93,7 @@ class Program:
         language = self.toolchain.language
         source = self.sandbox.program_path(mounts.program_dir / language.source_file(self.main), mounts)
         program = self.sandbox.program_path(mounts.program_dir, mounts)
+        more_sources = self._more_sources(mounts) if MORE_SOURCES in template else ()
         argv = self.toolchain.command(
             template,
             program=program,
@@ -93,8 +101,20 @@ class Program:
             source_label=self.source_label,
             memory_mib=memory_mib,
             main=self.main,
+            more_sources=more_sources,
         )
         return argv if in_box else self.sandbox.wrap(argv, mounts)
+
+    def _more_sources(self, mounts: Mounts) -> tuple[str, ...]:
+        """The other files in the main source's language that a submission of several brought (written beside
+        it), as the sandbox shows them: C files to link with the one defining main."""
+        language = self.toolchain.language
+        main_file = language.source_file(self.main)
+        return tuple(
+            self.sandbox.program_path(path, mounts)
+            for path in sorted(mounts.program_dir.iterdir())
+            if path.name != main_file and path.suffix.lower() in language.extensions and path.is_file()
+        )
 
     def run_spec(
         self, argv: list[str], stdin: Path, name: str, mounts: Mounts | None = None, in_box: bool = False

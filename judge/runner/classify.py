@@ -65,9 +65,18 @@ def _exited_by_itself(stats: RunStats) -> bool:
     """A non-zero exit the program chose, not one the judge caused: only then may its stderr name the verdict.
 
     A run the judge killed keeps the verdict of the limit that killed it, and a signal is RE, whatever the
-    program printed (else printing `MemoryError` would turn a TLE or a crash into MLE).
+    program printed (else printing `MemoryError` would turn a TLE or a crash into MLE). A time limit noticed by the
+    watch loop (execute.py polls every 50 ms at most) whose kill found the program already exited with a code of its
+    own did not end it: a JVM that threw OutOfMemoryError crosses the CPU limit while it prints the trace and shuts
+    down, and whether the poll fell before or after its exit must not turn its MLE into TLE. An output over the
+    limit is a fact of the files, not of timing: it stays OLE.
     """
-    return stats.exit_code is not None and stats.exit_code != 0 and stats.tripped is None and stats.signal is None
+    return (
+        stats.exit_code is not None
+        and stats.exit_code != 0
+        and stats.signal is None
+        and stats.tripped in (None, Tripped.CPU, Tripped.WALL)
+    )
 
 
 def _mentions(text: str, needles: tuple[str, ...]) -> bool:

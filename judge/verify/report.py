@@ -8,6 +8,7 @@ from pathlib import Path
 
 from judge.judging.results import SubmissionResult
 from judge.problems.expectations import Expectation
+from judge.problems.model import TimeRule
 from judge.verdicts import Verdict
 
 MARGIN_WARNING = 0.5
@@ -46,8 +47,17 @@ class SubmissionCheck:
     def ok(self) -> bool:
         if self.skipped:
             return True
+        if self.expected.tests and self.result is not None and self.result.cases:
+            return not self.unmet
         score, most = (self.result.score, self.result.max_score) if self.result is not None else (None, None)
         return self.got is not None and self.expected.met_by(self.got, score, most)
+
+    @property
+    def unmet(self) -> str:
+        """Which requirement on single tests (submissions.yaml's test groups) the verdicts missed, or ""."""
+        if not self.expected.tests or self.result is None:
+            return ""
+        return self.expected.unmet_by_tests({case.name: case.verdict for case in self.result.cases})
 
     @property
     def slow_warning(self) -> str:
@@ -60,6 +70,28 @@ class SubmissionCheck:
         return ""
 
 
+@dataclass(frozen=True)
+class DerivedLimit:
+    """The time limit verify derived for a package that gives none, and how: `judge run` needs it written down, so
+    every view shows it once per problem with the numbers that produced it."""
+
+    problem_id: str
+    seconds: float
+    slowest_seconds: float
+    """The slowest test's CPU time of the slowest accepted submission."""
+    slowest: Path
+    rule: TimeRule
+
+    @property
+    def text(self) -> str:
+        """`time limit 1 s, derived from accepted/halve.py: 0.040 s × 4 (...) = ...; write it in .timelimit ...`."""
+        return (
+            f"time limit {self.seconds:g} s, derived from the slowest accepted submission "
+            f"{'/'.join(self.slowest.parts[-2:])}: {self.rule.derivation(self.slowest_seconds)}; "
+            f"write it in {self.rule.where_to_write} to judge with it"
+        )
+
+
 @dataclass
 class VerifyReport:
     data_checks: list[TestDataCheck] = field(default_factory=list)
@@ -67,6 +99,8 @@ class VerifyReport:
     without_submissions: list[str] = field(default_factory=list)
     """Ids of the problems with no reference submission (a warning; verified nothing about their limits)."""
     submissions_dir: Path = Path("submissions")
+    derived_limits: list[DerivedLimit] = field(default_factory=list)
+    """One per package that gives no time limit and got one from its accepted submissions."""
 
     @property
     def judged_nothing(self) -> str:

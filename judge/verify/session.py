@@ -68,8 +68,8 @@ def verify(
         progress,
     )
     report.submissions = [
-        judged.get((problem.id, ref.path))
-        or SubmissionCheck(problem.id, ref.path, ref.expectation, skipped=ref.skipped)
+        judged.get((problem.id, ref.name))
+        or SubmissionCheck(problem.id, ref.name, ref.expectation, skipped=ref.skipped)
         for problem in problems
         for ref in references[problem.id]
     ]

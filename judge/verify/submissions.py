@@ -4,6 +4,7 @@ from its accepted ones as problemtools does."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from judge.problems.expectations import Expectation, Reference
 from judge.problems.model import Problem
 from judge.problems.packages.timing import with_time_limit
 from judge.verdicts import Verdict
-from judge.verify.report import SubmissionCheck, TestDataCheck, VerifyReport
+from judge.verify.report import DerivedLimit, SubmissionCheck, TestDataCheck, VerifyReport
 
 
 def judge_references(
@@ -36,10 +37,12 @@ def judge_references(
         if key not in packs:
             packs[key] = ProblemPack.of(_as_judged(problem, slow))
         limit = options.source_limit_bytes(problem.spec.source_limit)
-        student = f"{ref.path.parent.name}/{ref.path.name}"
-        task = SubmissionTask(student, str(ref.path), SourceFile.read(ref.path, limit), packs[key], options)
+        student = f"{ref.name.parent.name}/{ref.name.name}"
+        # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
+        judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
+        task = SubmissionTask(student, str(ref.name), SourceFile.read(ref.path, limit), packs[key], judged)
         tasks.append(task)
-        expected[task.pair] = (problem.id, ref.path, ref.expectation)
+        expected[task.pair] = (problem.id, ref.name, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}
     if not tasks:
         return checks
@@ -55,13 +58,14 @@ def judge_references(
 def with_derived_limit(
     problem: Problem, measured: dict[tuple[str, Path], SubmissionCheck], report: VerifyReport
 ) -> Problem:
-    """`problem` with its time limit derived from its accepted submissions' slowest test, as problemtools does;
-    without an accepted submission that passed, the data check says so and the measuring ceiling stays."""
+    """`problem` with its time limit derived from its accepted submissions' slowest test, as problemtools does, and
+    the derivation added to `report`; without an accepted submission that passed, the data check says so and the
+    measuring ceiling stays."""
     if problem.time_rule is None or not problem.time_limit_pending:
         return problem
     times = [
-        check.result.slowest_cpu_seconds
-        for (problem_id, _), check in measured.items()
+        (check.result.slowest_cpu_seconds, path)
+        for (problem_id, path), check in measured.items()
         if problem_id == problem.id and check.result is not None and check.result.verdict is Verdict.AC
     ]
     if not times:
@@ -74,7 +78,10 @@ def with_derived_limit(
             )
         )
         return problem
-    return with_time_limit(problem, problem.time_rule.limit_for(max(times)))
+    slowest, path = max(times)
+    derived = DerivedLimit(problem.id, problem.time_rule.limit_for(slowest), slowest, path, problem.time_rule)
+    report.derived_limits.append(derived)
+    return with_time_limit(problem, derived.seconds)
 
 
 def _as_judged(problem: Problem, slow: bool) -> Problem:

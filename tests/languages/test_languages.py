@@ -174,7 +174,9 @@ def test_python_byte_compiles_naming_the_students_file_and_writes_nothing(tmp_pa
 ])
 def test_c_and_cpp_compile_with_bojs_flags_after_the_source(key: str, flags: list[str]) -> None:
     template = list(LANGUAGES[key].compile or ())
-    assert template[template.index("{source}") + 3:] == flags  # after `{source} -o main`, so -lm follows the source
+    # after `{source} {more_sources} -o main`, so -lm follows every source
+    assert template[template.index("{source}"):template.index("{source}") + 2] == ["{source}", "{more_sources}"]
+    assert template[template.index("{source}") + 4:] == flags
 
 
 def test_java_compiles_and_runs_with_bojs_options() -> None:
@@ -244,8 +246,10 @@ def test_the_packaged_table_is_valid_and_matches_the_loaded_one():
 @pytest.mark.parametrize(("text", "message"), [
     (TINY + "  optimise: true\n", "languages.yaml: lua.optimise: unknown key; remove it or check its spelling"),
     (TINY.replace("'{lua}'", "'{lua_venv}'"), "languages.yaml: lua: run: {lua_venv} is no placeholder "
-                                              "here; use one of {lua}, {main}, {memory_mib}, {program}, {source}, "
-                                              "{source_label}"),
+                                              "here; use one of {lua}, {main}, {memory_mib}, {more_sources}, {program}, "
+                                              "{source}, {source_label}"),
+    (TINY.replace("'{source}']", "'--with={more_sources}']"),
+     "languages.yaml: lua: run: '--with={more_sources}': {more_sources} must be a word of its own"),
     (TINY.replace("'{lua}'", "'{lua'"), "languages.yaml: lua: run: '{lua' is not a command template"),
     (TINY + "  max_processes: many\n", "languages.yaml: lua.max_processes: input should be a valid integer, got 'many'"),
     (TINY + "  time: {factor: 0}\n", "languages.yaml: lua.time.factor: must be a positive number, got 0"),

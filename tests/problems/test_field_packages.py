@@ -4,6 +4,7 @@ given as folders with build and run scripts, submissions of several files."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,9 @@ import pytest
 
 from judge.errors import SpecError
 from judge.problems.load import load_problem_folder
-from judge.problems.packages.submissions_yaml import SubmissionsConfig
+from judge.problems.expectations import CaseRequirement, Expectation
+from judge.problems.packages.submissions import expected_results
+from judge.problems.packages.submissions_yaml import SubmissionsConfig, expand_braces
 from judge.verdicts import Verdict
 
 TALLY = Path(__file__).parent.parent / "packages" / "tally"
@@ -101,11 +104,45 @@ def test_a_folder_nothing_names_is_skipped_with_the_reason(tally: Path) -> None:
     assert "submissions.yaml names none" in references["crash_when_long.py"].skipped
 
 
-def test_requirements_per_test_group_are_skipped_with_the_reason(tally: Path) -> None:
-    (tally / "submissions" / "submissions.yaml").write_text(
-        "mixed/crash_when_long.py:\n  secret/large:\n    required: [RTE]\n")
-    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
-    assert "per test group (secret/large)" in references["crash_when_long.py"].skipped
+def test_requirements_per_test_group_become_requirements_on_the_tests_they_match() -> None:
+    references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
+    crash = references["crash_when_long.py"]
+    assert not crash.skipped
+    assert [requirement.patterns for requirement in crash.expectation.tests] == [(), ("sample",), ("secret/small",),
+                                                                                 ("secret/large",)]
+    assert not references["first_only.py"].expectation.tests  # no groups: the overall verdict decides, fail-fast
+
+
+GROUPS = {  # a copy of crash_when_long.py under each name, with these groups; and what verify must say
+    "as_written.py": ("  secret/small: {permitted: [AC]}\n  secret/large: {required: [RTE]}\n", ""),
+    "crash_required_early.py": ("  secret/small: {required: [RTE]}\n",
+                                "secret/small: no test got a required verdict (MLE, OLE, RE)"),
+    "crash_not_permitted.py": ("  'secret/{large,small}': {permitted: [AC]}\n",
+                               "secret/large or secret/small: secret/large/1 got RE, which is not permitted"),
+}
+
+
+def test_verify_checks_requirements_per_test_group_on_every_tests_verdict(tally: Path) -> None:
+    """secret/large comes before secret/small: the small tests are judged after the crash only because the
+    requirements need their verdicts."""
+    mixed = tally / "submissions" / "mixed"
+    for name in GROUPS:
+        shutil.copyfile(mixed / "crash_when_long.py", mixed / name)
+    for other in ("crash_when_long.py", "wrong_when_negative.py", "wrong_when_negative.sh"):
+        (mixed / other).unlink()
+    shutil.rmtree(tally / "submissions" / "accepted")
+    shutil.rmtree(tally / "submissions" / "wrong_answer")
+    shutil.rmtree(tally / "submissions" / "time_limit_exceeded")
+    (tally / "submissions" / "submissions.yaml").write_text("".join(
+        f"mixed/{name}:\n  permitted: [AC, RTE]\n  required: [RTE]\n{groups}" for name, (groups, _) in GROUPS.items()
+    ))
+    done = judge("verify", "--format", "json", str(tally))
+    rows = {Path(row["path"]).name: row for row in json.loads(done.stdout)["submissions"]}
+    for name, (_, unmet) in GROUPS.items():
+        assert (rows[name]["ok"], rows[name]["unmet"]) == (not unmet, unmet), rows[name]
+    judged = [case["name"] for case in rows["as_written.py"]["result"]["cases"]]
+    assert judged == ["sample/1", "secret/large/1", "secret/small/1", "secret/small/2"]
+    assert done.returncode == 1
 
 
 def test_an_unknown_verdict_in_submissions_yaml_names_the_file_and_key(tally: Path) -> None:
@@ -148,7 +185,8 @@ def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Pa
 
 
 @pytest.mark.parametrize(("folder", "language"), [("java_helpers", "Java 17"), ("c_header", "C11"),
-                                                  ("shell_and_program", "Bash")])
+                                                  ("shell_and_program", "Bash"), ("c_files", "C11"),
+                                                  ("build_and_run", "build/run scripts")])
 def test_a_submission_of_several_files_is_judged_as_one_program(folder: str, language: str) -> None:
     done = judge("run", str(TALLY), str(TALLY / "submissions" / "accepted" / folder))
     assert language in done.stdout, done.stdout
@@ -163,6 +201,27 @@ def test_a_folder_without_one_main_source_is_skipped_with_the_reason(tally: Path
     references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
     assert "one main source" in references["two_programs"].skipped and "a.c, b.c" in references["two_programs"].skipped
     assert not references["java_helpers"].skipped
+
+
+def test_c_files_are_linked_and_one_named_as_the_saved_main_source_is_refused(tally: Path) -> None:
+    """c_files/ links numbers.c with main_loop.c, which judge saves as main.c: a helper of that name would be
+    overwritten, so the person is told to rename it (exit 2)."""
+    folder = tally / "submissions" / "accepted" / "c_files"
+    (folder / "numbers.c").rename(folder / "main.c")
+    done = judge("run", str(tally), str(folder))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "main_loop.c: judge saves it as main.c, the name of another file of the submission" in done.stderr
+
+
+def test_a_submission_folder_with_build_and_run_is_built_by_them_not_compiled_as_its_c_file(tally: Path) -> None:
+    """build_and_run/summer.c refuses to compile without the flag its build script gives; without the scripts
+    the same folder is a lone C file, and a CE."""
+    folder = tally / "submissions" / "accepted" / "build_and_run"
+    assert "result: AC" in judge("run", str(tally), str(folder)).stdout
+    for script in ("build", "run"):
+        (folder / script).unlink()
+    done = judge("run", str(tally), str(folder))
+    assert "C11" in done.stdout and "result: CE" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_helper_file_missing_from_the_folder_fails_the_submission(tally: Path) -> None:
@@ -186,3 +245,73 @@ def test_an_endless_flood_in_time_limit_exceeded_verifies() -> None:
     done = judge("verify", str(TALLY))
     row = next(line for line in done.stdout.splitlines() if "flood.cpp" in line)
     assert row.split("│")[3].strip() == "OLE" and "MISMATCH" not in row, done.stdout
+
+
+def _only_accepted(tally: Path) -> Path:
+    """The copy with only its accepted Python submission left, so that verify is quick."""
+    submissions = tally / "submissions"
+    for folder in ("mixed", "wrong_answer", "time_limit_exceeded"):
+        shutil.rmtree(submissions / folder)
+    (submissions / "submissions.yaml").unlink()
+    for entry in (submissions / "accepted").iterdir():
+        if entry.is_dir():
+            shutil.rmtree(entry)
+        elif entry.name != "tally.py":
+            entry.unlink()
+    return submissions / "accepted"
+
+
+def test_a_file_linked_from_several_places_is_a_submission_in_each(tally: Path) -> None:
+    accepted = _only_accepted(tally)
+    (accepted / "copy.py").symlink_to("tally.py")
+    rejected = tally / "submissions" / "rejected"
+    rejected.mkdir()
+    (rejected / "not_rejected.py").symlink_to("../accepted/tally.py")
+    done = judge("verify", "--format", "json", str(tally))
+    rows = {"/".join(Path(row["path"]).parts[-2:]): row for row in json.loads(done.stdout)["submissions"]}
+    assert {name: (row["expected"], row["got"]) for name, row in rows.items()} == {
+        "accepted/tally.py": ("AC", "AC"), "accepted/copy.py": ("AC", "AC"), "rejected/not_rejected.py": ("rejected", "AC")}
+    assert done.returncode == 1  # the rejected one must not pass
+
+
+def test_disabled_submissions_and_a_folder_whose_entrypoint_judge_would_not_run_are_skipped(tally: Path) -> None:
+    accepted = _only_accepted(tally)
+    (accepted / "tally.cpp.disabled").write_text("int main() {}\n")
+    two = accepted / "two_modules"
+    two.mkdir()
+    (two / "main.py").write_text("print(0)\n")
+    (two / "solve.py").write_text("print(0)\n")
+    (tally / "submissions" / "submissions.yaml").write_text("accepted/two_modules:\n  entrypoint: solve.py\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert references["tally.cpp.disabled"].skipped == "its name ends in .disabled, which switches it off"
+    assert references["two_modules"].skipped == ("submissions.yaml gives the entry point solve.py; judge would run "
+                                                 "main.py of this folder")
+
+
+def test_a_shell_folder_runs_its_main_sh_which_sources_the_other(tally: Path) -> None:
+    """The specification's default entry point: among several files of one language, the one named main."""
+    folder = tally / "submissions" / "accepted" / "sourcing"
+    folder.mkdir()
+    (folder / "main.sh").write_text('read n\nread line\n. "$(dirname "$0")/add.sh"\n')
+    (folder / "add.sh").write_text("total=0\nfor x in $line; do total=$((total + x)); done\necho $total\n")
+    done = judge("run", str(tally), str(folder))
+    assert "Bash" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
+
+
+def test_domjudges_compiler_error_marker_and_spaced_braces_are_read() -> None:
+    assert expected_results(Path("x.cc"), b"// @EXPECTED_RESULTS@: COMPILER-ERROR\n") == Expectation(
+        "COMPILER-ERROR", frozenset({Verdict.CE}))
+    assert expand_braces("secret/*{ 4 }{ 2 }") == ["secret/*42"]
+
+
+def test_a_group_key_with_braces_is_one_group() -> None:
+    """`secret/*{1,3}` covers the tests of both patterns together: the one that matches nothing is no failure."""
+    odd = CaseRequirement(("secret/*1", "secret/*3"), frozenset({Verdict.AC}), frozenset({Verdict.AC}))
+    assert odd.unmet({"secret/13": Verdict.AC, "secret/2": Verdict.WA}) == ""
+    assert odd.unmet({"secret/13": Verdict.WA}) == "secret/*1 or secret/*3: secret/13 got WA, which is not permitted"
+
+
+def test_a_package_without_its_data_folder_says_so(tmp_path: Path) -> None:
+    (tmp_path / "problem.yaml").write_text("problem_format_version: 2025-09\nname: Later\n")
+    with pytest.raises(SpecError, match=r"data: missing; problem.yaml names a problem_format_version"):
+        load_problem_folder(tmp_path)

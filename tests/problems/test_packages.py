@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_a_legacy_package_loads_into_our_model() -> None:
     assert problem.spec.checker.name == "package-default"
     assert dict(problem.spec.checker.options) == {"absolute": 1e-6}
     assert not problem.spec.language_allowance
-    assert problem.time_limit_pending and problem.time_rule == TimeRule(4, 3, 1.0)
+    assert problem.time_limit_pending and problem.time_rule == TimeRule(4, 3, 1.0, legacy=True)
 
 
 def test_a_2023_package_loads_with_its_given_limit_and_group_flags() -> None:
@@ -161,6 +162,7 @@ def test_verify_gives_every_reference_submission_its_expected_verdict() -> None:
     assert rows["Halve.java"]["got"] == "AC" and rows["halve.cc"]["got"] == "AC"
     assert rows["halve.rs"]["skipped"] and rows["halve2.py"]["skipped"]
     assert rows["whisper.py"]["got"] == "WA"  # case_sensitive from data/test_group.yaml
+    assert [derived["problem"] for derived in report["derived_time_limits"]] == ["halve"]  # shout gives its own
 
 
 def test_run_on_a_package_with_a_given_limit(tmp_path: Path) -> None:
@@ -174,3 +176,38 @@ def test_run_on_a_package_without_a_limit_says_how_to_get_one() -> None:
     assert done.returncode == 2
     assert done.stderr.strip().endswith("derives one from its accepted submissions: write it there (or in .timelimit)")
     assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("spec", "multiplier_key", "where"), [
+    ("name: Echo\nlimits: {time_multiplier: 3}\n", "limits.time_multiplier", "write it in .timelimit"),
+    ("problem_format_version: 2023-07\nname: Echo\nlimits: {time_multipliers: {ac_to_time_limit: 3}, "
+     "time_resolution: 0.5}\n", "limits.time_multipliers.ac_to_time_limit", "write it in limits.time_limit"),
+])
+def test_verify_says_once_per_problem_the_time_limit_it_derived(tmp_path: Path, spec: str, multiplier_key: str,
+                                                                 where: str) -> None:
+    root = _package(tmp_path, spec, {
+        "submissions/accepted/echo.py": "print(input())\n",
+        "submissions/accepted/echo_too.py": "import sys\nsys.stdout.write(sys.stdin.read())\n",
+    })
+    done = judge("verify", "--sandbox", "none", "--format", "json", str(root))
+    assert done.returncode == 0, done.stdout + done.stderr
+    (derived,) = json.loads(done.stdout)["derived_time_limits"]
+    resolution = 1.0 if where.endswith(".timelimit") else 0.5
+    assert derived["problem"] == "pkg" and derived["resolution"] == resolution and derived["ac_to_time_limit"] == 3
+    assert Path(derived["slowest_accepted"]).name in {"echo.py", "echo_too.py"}
+    assert derived["seconds"] == TimeRule(3, 1, resolution).limit_for(derived["slowest_accepted_seconds"])
+    assert multiplier_key in derived["how"] and where in derived["how"]
+    assert f": {derived['seconds']:g} s;" in derived["how"]
+
+    text = judge("verify", "--sandbox", "none", str(root))
+    assert text.returncode == 0, text.stdout + text.stderr
+    lines = [line for line in text.stdout.splitlines() if "time limit" in line and "derived" in line]
+    assert len(lines) == 1 and f"time limit {derived['seconds']:g} s" in lines[0]
+
+    junit = judge("verify", "--sandbox", "none", "--format", "junit", str(root))
+    (suite,) = ElementTree.fromstring(junit.stdout).iter("testsuite")
+    (limit,) = suite.iter("property")
+    assert (limit.get("name"), limit.get("value")) == ("derived_time_limit", f"{derived['seconds']:g}")
+    (said,) = suite.iter("system-out")
+    assert said.text is not None and multiplier_key in said.text
+

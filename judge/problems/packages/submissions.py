@@ -31,6 +31,8 @@ AC, WA, TLE, RTE = (VERDICTS[name] for name in ("AC", "WA", "TLE", "RTE"))
 PARTIALLY_ACCEPTED = "partially_accepted"
 """Legacy, for scored problems: AC with less than the full score (2025-09 says it with `score` instead)."""
 UNDEFINED = Expectation("?", frozenset())
+DISABLED = ".disabled"
+"""A submission named `x.cc.disabled` is kept in the package but not run (BAPCtools' convention)."""
 
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "ACCEPTED": AC, "CORRECT": AC,
@@ -38,6 +40,7 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "TIME_LIMIT_EXCEEDED": TLE, "TIMELIMIT": TLE,
     "RUN_TIME_ERROR": RTE, "RUN-ERROR": RTE, "RUN_ERROR": RTE, "OUTPUT-LIMIT": RTE, "OUTPUT_LIMIT": RTE,
     "MEMORY_LIMIT_EXCEEDED": RTE,
+    "COMPILER-ERROR": frozenset({Verdict.CE}), "COMPILER_ERROR": frozenset({Verdict.CE}),  # DOMjudge's
 }
 PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
 
@@ -60,6 +63,9 @@ def package_references(root: Path, source_limit_bytes: int, *, legacy: bool) -> 
             if path.name.startswith("."):
                 continue
             expectation: Expectation | None
+            if path.name.endswith(DISABLED):
+                found.append(Reference(path, UNDEFINED, skipped=f"its name ends in {DISABLED}, which switches it off"))
+                continue
             if folder.name == PARTIALLY_ACCEPTED:
                 expectation, skipped = Expectation("PAC", AC, partial=True), ""
             else:
@@ -70,17 +76,20 @@ def package_references(root: Path, source_limit_bytes: int, *, legacy: bool) -> 
             elif skipped:
                 found.append(Reference(path, expectation, skipped=skipped))
             else:
-                found.append(_reference(root, path, expectation, source_limit_bytes))
+                entrypoint = config.entrypoint(PurePosixPath(folder.name, path.name))
+                found.append(_reference(root, path, expectation, source_limit_bytes, entrypoint))
     return tuple(found)
 
 
-def _reference(root: Path, path: Path, expectation: Expectation, limit: int) -> Reference:
+def _reference(root: Path, path: Path, expectation: Expectation, limit: int, entrypoint: str | None) -> Reference:
     """The submission `path`; one linked to another file of the package is judged as that file (its real path,
-    which judging reads without following links)."""
+    which judging reads without following links). A folder whose `entrypoint` (submissions.yaml) is not the file
+    judge would run is skipped: judge picks a folder's main source by its own rule (languages/sources.py)."""
+    listed = None
     if os.path.isdir(path):
         resolve_inside(path, root, folder=True)
     elif os.path.islink(path):
-        path = resolve_inside(path, root)
+        path, listed = resolve_inside(path, root), path
     try:
         files = SourceFiles.read(path, limit)
     except Refused as refused:
@@ -88,6 +97,10 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int) -> 
     except SubmissionError as error:  # a folder without one main source
         return Reference(path, expectation, skipped=str(error).removeprefix(f"{path}: "))
     head = files.text
+    if entrypoint is not None and files.main != path and entrypoint not in (files.main.name, files.main.stem):
+        return Reference(path, expectation, skipped=(
+            f"submissions.yaml gives the entry point {entrypoint}; judge would run {files.main.name} of this folder"
+        ))
     try:
         detect_language(files.main)
     except SubmissionError:
@@ -95,7 +108,7 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int) -> 
         return Reference(path, expectation, skipped=f"no language judges {suffix} files here")
     if files.main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
         return Reference(path, expectation, skipped="Python 2 (its #! line says so); judge runs Python 3 only")
-    return Reference(path, expected_results(path, head) or expectation)
+    return Reference(path, expected_results(path, head) or expectation, listed=listed)
 
 
 def expected_results(path: Path, source: bytes) -> Expectation | None:

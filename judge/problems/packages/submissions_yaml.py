@@ -5,13 +5,14 @@ every other matching pattern adds its requirements to them, so a folder such as 
 
 judge stops a submission at its first rejected test, so a requirement is checked on the overall verdict (the
 first rejected test's, or AC): it meets `permitted` and `required` when it is in both, or when it is permitted
-and AC is required (the tests before it were accepted). Requirements for single test groups (a key such as
-`secret/group1:` under a pattern) need every test's verdict; a submission with them is skipped with that reason.
+and AC is required (the tests before it were accepted). A submission with requirements for test groups (a key
+such as `secret/group1:` or `secret/*-hard:` under a pattern, matching the tests in and under it) is judged on
+every test instead, and every requirement that applies to it is checked on the tests it covers: each test's
+verdict permitted, one of them required.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from judge.errors import SpecError
-from judge.problems.expectations import Expectation
+from judge.problems.expectations import CaseRequirement, Expectation, matches_path
 from judge.problems.files import read_spec_mapping
 from judge.verdicts import Verdict
 
@@ -74,7 +75,11 @@ DEFAULTS: dict[str, tuple[str, Requirement]] = {
 class SubmissionsConfig:
     """submissions.yaml read: each pattern (braces expanded) with its requirement and any per-group keys."""
 
-    patterns: tuple[tuple[str, Requirement, tuple[str, ...]], ...] = ()
+    patterns: tuple[tuple[str, Requirement, tuple[tuple[tuple[str, ...], Requirement], ...]], ...] = ()
+    """(submission pattern, its requirement, its test groups: (the group's patterns, braces expanded; its
+    requirement))."""
+    entrypoints: tuple[tuple[str, str], ...] = ()
+    """(submission pattern, the `entrypoint` it gives): the file of a submission folder that is its program."""
     classes: dict[str, frozenset[Verdict]] = field(default_factory=lambda: VERDICTS)
     """The format version's verdicts as ours (VERDICTS for legacy, else VERDICTS_FROM_2023)."""
 
@@ -86,30 +91,39 @@ class SubmissionsConfig:
         if not path.exists():
             return cls(classes=classes)
         raw = read_spec_mapping(path, "glob patterns over submissions/", empty_ok=True, root=root)
-        patterns = []
+        patterns, entrypoints = [], []
         for key, entry in raw.items():
             if not isinstance(entry, Mapping):
                 raise SpecError(f"{path}: {key}: must map to keys such as permitted and required")
             requirement = _requirement(path, str(key), entry)
-            groups = tuple(str(name) for name in entry if name not in KNOWN_KEYS)
-            for name in groups:
+            groups = []
+            for name in (name for name in entry if name not in KNOWN_KEYS):
                 if not isinstance(entry[name], Mapping):
                     raise SpecError(f"{path}: {key}: {name}: unknown key; use {', '.join(sorted(KNOWN_KEYS))} "
                                     f"or a test group's name mapping to its requirements")
-            patterns += [(pattern, requirement, groups) for pattern in expand_braces(str(key))]
-        return cls(tuple(patterns), classes)
+                groups.append((tuple(expand_braces(str(name))), _requirement(path, f"{key}: {name}", entry[name])))
+            patterns += [(pattern, requirement, tuple(groups)) for pattern in expand_braces(str(key))]
+            if "entrypoint" in entry:
+                entrypoints += [(pattern, str(entry["entrypoint"])) for pattern in expand_braces(str(key))]
+        return cls(tuple(patterns), tuple(entrypoints), classes)
+
+    def entrypoint(self, relative: PurePosixPath) -> str | None:
+        """The entry point the last pattern matching the submission at `relative` gives, or None."""
+        given = [entry for pattern, entry in self.entrypoints if matches_path(pattern, relative)]
+        return given[-1] if given else None
 
     def expectation(self, relative: PurePosixPath) -> tuple[Expectation | None, str]:
-        """What the submission at `relative` (under submissions/) must get, and why it cannot be judged here ("")
-        when it needs per-group verdicts; (None, "") when neither its folder nor any pattern says anything."""
+        """What the submission at `relative` (under submissions/) must get, and why it cannot be judged here (never,
+        since requirements for test groups are checked on every test's verdict; kept for the callers' shape);
+        (None, "") when neither its folder nor any pattern says anything."""
         folder = relative.parts[0]
         default = DEFAULTS.get(folder)
         base = default[1] if default else None
         names = [default[0]] if default else []
         found: list[Requirement] = []
-        groups: list[str] = []
+        groups: list[tuple[tuple[str, ...], Requirement]] = []
         for pattern, requirement, pattern_groups in self.patterns:
-            if not _matches(pattern, relative):
+            if not matches_path(pattern, relative):
                 continue
             if base is not None and default and pattern.rstrip("/") == folder:  # naming it overrides its default
                 base = Requirement(
@@ -122,11 +136,18 @@ class SubmissionsConfig:
         if base is None and not found:
             return None, ""
         verdicts = Requirement().verdicts(self.classes)
-        for requirement in (*([base] if base else []), *found):
+        whole = (*([base] if base else []), *found)
+        for requirement in whole:
             verdicts &= requirement.verdicts(self.classes)
-        skipped = (f"submissions.yaml gives requirements per test group ({', '.join(groups)}); judge checks the "
-                   f"overall verdict only") if groups else ""
-        return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts), skipped
+        tests = tuple(self._per_test(patterns, requirement) for patterns, requirement in
+                      [*(((), requirement) for requirement in whole), *groups]) if groups else ()
+        return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts, tests=tests), ""
+
+    def _per_test(self, patterns: tuple[str, ...], requirement: Requirement) -> CaseRequirement:
+        """`requirement` on the tests any of `patterns` matches (none: every test), in our verdicts."""
+        def ours(names: tuple[str, ...]) -> frozenset[Verdict]:
+            return frozenset(verdict for name in names for verdict in self.classes[name])
+        return CaseRequirement(patterns, ours(requirement.permitted), ours(requirement.required))
 
 
 def _requirement(path: Path, key: str, entry: Mapping[Any, Any]) -> Requirement:
@@ -147,11 +168,7 @@ def expand_braces(pattern: str) -> list[str]:
     if match is None:
         return [pattern]
     head, tail = pattern[:match.start()], pattern[match.end():]
-    return [expanded for choice in match.group(1).split(",") for expanded in expand_braces(head + choice + tail)]
+    choices = [choice.strip() for choice in match.group(1).split(",")]  # `{ 4 }` is `{4}`, as BAPCtools reads it
+    return [expanded for choice in choices for expanded in expand_braces(head + choice + tail)]
 
 
-def _matches(pattern: str, relative: PurePosixPath) -> bool:
-    """Whether `pattern` matches the submission or a folder above it; `*` stays within one name."""
-    parts = PurePosixPath(pattern).parts
-    return len(parts) <= len(relative.parts) and all(
-        fnmatch.fnmatchcase(name, part) for name, part in zip(relative.parts, parts, strict=False))

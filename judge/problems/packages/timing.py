@@ -46,7 +46,7 @@ def time_rule(spec: PackageSpec) -> TimeRule:
     limits = spec.limits
     if spec.legacy:
         return TimeRule(limits.time_multiplier or LEGACY_MULTIPLIER, limits.time_safety_margin or LEGACY_MARGIN,
-                        limits.time_resolution)
+                        limits.time_resolution, legacy=True)
     multipliers = limits.time_multipliers or TimeMultipliers()
     return TimeRule(multipliers.ac_to_time_limit, multipliers.time_limit_to_tle, limits.time_resolution)
 

@@ -14,6 +14,18 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
         "judged_nothing": verified.judged_nothing,
         "without_submissions": verified.without_submissions,
         "test_data": [vars(check) for check in verified.data_checks],
+        "derived_time_limits": [
+            {
+                "problem": derived.problem_id,
+                "seconds": derived.seconds,
+                "slowest_accepted": str(derived.slowest),
+                "slowest_accepted_seconds": derived.slowest_seconds,
+                "ac_to_time_limit": derived.rule.ac_to_time_limit,
+                "resolution": derived.rule.resolution,
+                "how": derived.text,
+            }
+            for derived in verified.derived_limits
+        ],
         "submissions": [
             {
                 "problem": check.problem_id,
@@ -23,6 +35,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
                 "ok": check.ok,
                 "skipped": check.skipped,
                 "judge_failure": check.failed,
+                "unmet": check.unmet,
                 "warning": check.slow_warning,
                 "result": check.result.to_dict() if check.result else None,
             }

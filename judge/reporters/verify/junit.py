@@ -1,5 +1,6 @@
 """A `judge verify` report as JUnit XML, which CI systems read: a testsuite per problem, in it a testcase per
-test's data check and one per reference submission (a mismatch is a failure, a skip is skipped).
+test's data check and one per reference submission (a mismatch is a failure, a skip is skipped); a time limit
+verify derived is the suite's `derived_time_limit` property and its system-out says how.
 
 Every path, test name and message passes `xml_text`, so the document is well-formed XML 1.0 whatever a
 submission or a problem folder holds; ElementTree escapes `&`, `<`, `>` and quotes.
@@ -32,10 +33,16 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
             failures=str(sum(not check.ok for check in data) + sum(not check.ok for check in submissions)),
             skipped=str(sum(bool(check.skipped) for check in submissions)),
         )
+        derived = [limit for limit in verified.derived_limits if limit.problem_id == problem_id]
+        for limit in derived:  # properties come first in a testsuite, system-out last
+            properties = ElementTree.SubElement(suite, "properties")
+            ElementTree.SubElement(properties, "property", name="derived_time_limit", value=f"{limit.seconds:g}")
         for data_check in data:
             _data_case(suite, data_check)
         for submission_check in submissions:
             _submission_case(suite, submission_check)
+        for limit in derived:
+            ElementTree.SubElement(suite, "system-out").text = xml_text(limit.text)
     if verified.judged_nothing:  # else CI would show a verification that proved nothing as green
         suite = ElementTree.SubElement(root, "testsuite", name="reference submissions", tests="1", failures="1")
         case = ElementTree.SubElement(suite, "testcase", name="judged nothing", classname="verify")
@@ -70,7 +77,7 @@ def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None
         failure = ElementTree.SubElement(
             case, "failure", message=xml_text(f"expected {check.expected.short}, got {got}")
         )
-        failure.text = xml_text(check.failed or _first_failing_message(check))
+        failure.text = xml_text(check.failed or check.unmet or _first_failing_message(check))
     elif check.slow_warning:
         ElementTree.SubElement(case, "system-out").text = xml_text(f"warning: {check.slow_warning}")
 

@@ -50,6 +50,10 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
         console.print(
             Text.assemble("  ", ("note", "yellow"), for_terminal(f" {noted.problem_id}: {noted.test}: {noted.detail}"))
         )
+    for derived in verified.derived_limits:
+        console.print(
+            Text.assemble("  ", for_terminal(f"{derived.problem_id}: "), (for_terminal(derived.text), "cyan"))
+        )
     for data_check in bad_data:
         console.print(
             Text.assemble(
@@ -67,6 +71,8 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
             note = "MISMATCH" + (
                 f": {check.failed}"
                 if check.failed
+                else f": {check.unmet}"
+                if check.unmet
                 else f": {_first_line(check.result.cases[-1].message)}"
                 if check.result and check.result.cases
                 else ""
