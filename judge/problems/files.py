@@ -33,8 +33,10 @@ def resolve_inside(path: Path, root: Path, *, folder: bool = False) -> Path:
     real_root = Path(os.path.realpath(root))
     target = Path(os.path.realpath(path))
     if real_root not in target.parents and not (folder and target == real_root):
-        raise SpecError(f"{path}: a symbolic link leads out of the problem folder (to {target}); put the file "
-                        f"itself in the folder, or link only to files inside it")
+        raise SpecError(
+            f"{path}: a symbolic link leads out of the problem folder (to {target}); put the file "
+            f"itself in the folder, or link only to files inside it"
+        )
     try:
         mode = os.stat(target, follow_symlinks=False).st_mode
     except OSError as error:
@@ -66,8 +68,7 @@ def file_inside(path: Path, real_folder: Path, root: Path) -> Path:
     return real_folder / path.name
 
 
-def read_problem_file(path: Path, root: Path, limit_bytes: int | None, *, what: str = "file",
-                      fix: str = FIX) -> bytes:
+def read_problem_file(path: Path, root: Path, limit_bytes: int | None, *, what: str = "file", fix: str = FIX) -> bytes:
     """The bytes of the problem file `path` below `root` (at most `limit_bytes`), opened one folder at a time
     from `root` without following any link (judge.intake); a path with a link on the way is resolved by
     `resolve_inside` and its target read the same way. Any refusal is a SpecError naming `path`, ending with
@@ -105,8 +106,9 @@ def program_files(path: Path, root: Path) -> tuple[Path, ...]:
     return tuple(files)
 
 
-def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False,
-                      root: Path | None = None) -> dict[Any, Any]:
+def read_spec_mapping(
+    spec_path: Path, keys_hint: str, *, empty_ok: bool = False, root: Path | None = None
+) -> dict[Any, Any]:
     """A problem.yaml (ours or a problem package's; or a group's settings file, inside the problem folder `root`)
     as a mapping, read safely: a regular file of at most 64 KiB, no aliases; any problem is a SpecError naming the
     file (and the line, for YAML errors). With `empty_ok`, an empty file is an empty mapping (a legacy package's
@@ -120,8 +122,13 @@ def read_spec_mapping(spec_path: Path, keys_hint: str, *, empty_ok: bool = False
 def read_spec_bytes(spec_path: Path, root: Path) -> bytes:
     """A problem.yaml's bytes: a regular file (in the problem folder `root`) of at most 64 KiB in UTF-8, else a
     SpecError naming it."""
-    data = read_problem_file(spec_path, root, SPEC_LIMIT_BYTES, what=SPEC_FILE,
-                             fix=f"it must be a regular file of at most {SPEC_LIMIT_BYTES // 1024} KiB")
+    data = read_problem_file(
+        spec_path,
+        root,
+        SPEC_LIMIT_BYTES,
+        what=SPEC_FILE,
+        fix=f"it must be a regular file of at most {SPEC_LIMIT_BYTES // 1024} KiB",
+    )
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -17,8 +17,18 @@ from typing import Any
 
 from judge.errors import SpecError
 from judge.problems.files import file_inside, program_files, read_spec_bytes, resolve_inside
-from judge.problems.model import (CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, PROGRAM_PROTOCOLS, SPEC_FILE, VALIDATOR_FILE,
-                                  Problem, ProblemSpec, TestCase, is_sample_name, natural_key)
+from judge.problems.model import (
+    CUSTOM_CHECKER_FILE,
+    PROGRAM_CHECKER,
+    PROGRAM_PROTOCOLS,
+    SPEC_FILE,
+    VALIDATOR_FILE,
+    Problem,
+    ProblemSpec,
+    TestCase,
+    is_sample_name,
+    natural_key,
+)
 from judge.suggest import nearby_path
 from judge.tool_cache import validated_once
 
@@ -56,8 +66,10 @@ def _refuse_unnamed_code(root: Path, spec: ProblemSpec) -> None:
     named = {spec.checker.name, spec.validator}
     for key, file_name in (("checker", CUSTOM_CHECKER_FILE), ("validator", VALIDATOR_FILE)):
         if file_name not in named and os.path.lexists(root / file_name):
-            raise SpecError(f"{root / file_name}: problem.yaml does not name it, so it would be ignored; add "
-                            f"'{key}: {file_name}' to {root / SPEC_FILE} (or delete the file)")
+            raise SpecError(
+                f"{root / file_name}: problem.yaml does not name it, so it would be ignored; add "
+                f"'{key}: {file_name}' to {root / SPEC_FILE} (or delete the file)"
+            )
 
 
 def checker_program_files(root: Path, spec: ProblemSpec) -> tuple[Path, ...]:
@@ -109,8 +121,10 @@ def _load_tests(root: Path, require_answers: bool) -> tuple[TestCase, ...]:
         if os.path.lexists(answer_path):
             file_inside(answer_path, real_tests, root)
         elif require_answers:
-            raise SpecError(f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
-                            f"judge answers {root} writes them from a reference solution)")
+            raise SpecError(
+                f"{answer_path}: missing; every .in needs its .ans (the reference answer; "
+                f"judge answers {root} writes them from a reference solution)"
+            )
         cases.append(TestCase(name=input_path.stem, input_path=input_path, answer_path=answer_path))
     orphans = sorted(path.name for path in tests_dir.glob("*.ans") if not path.with_suffix(".in").is_file())
     if orphans:

@@ -69,8 +69,10 @@ def validate_spec(text: str, spec_path: Path) -> dict[str, Any]:
     unknown = [key for key in raw if key not in SpecModel.model_fields]
     if unknown:
         near = closest(str(unknown[0]), SpecModel.model_fields)
-        raise SpecError(f"{spec_path}: {show_key(unknown[0])}: unknown key; remove it or check its spelling"
-                        + (f" (did you mean {near}?)" if near else ""))
+        raise SpecError(
+            f"{spec_path}: {show_key(unknown[0])}: unknown key; remove it or check its spelling"
+            + (f" (did you mean {near}?)" if near else "")
+        )
     try:
         return SpecModel.model_validate(raw).model_dump()
     except ValidationError as error:
@@ -104,6 +106,7 @@ class _SpecLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed; write the value out",
-                                              self.peek_event().start_mark)
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed; write the value out", self.peek_event().start_mark
+            )
         return super().compose_node(parent, index)

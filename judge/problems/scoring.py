@@ -71,10 +71,11 @@ class ScoreGroup:
 
     def max_score(self) -> float:
         """The score of a submission that passes everything."""
-        return self.grade({name: Verdict.AC for name in self.tests()})[1]
+        return self.grade(dict.fromkeys(self.tests(), Verdict.AC))[1]
 
-    def grade(self, verdicts: Mapping[str, Verdict],
-              scores: Mapping[str, float] | None = None) -> tuple[Verdict, float]:
+    def grade(
+        self, verdicts: Mapping[str, Verdict], scores: Mapping[str, float] | None = None
+    ) -> tuple[Verdict, float]:
         """This group's verdict and score from the tests' verdicts and the scores their checkers gave (`scores`,
         tests without one absent); a test missing from `verdicts` was not judged (a group broke before it) and
         counts for nothing."""

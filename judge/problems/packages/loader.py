@@ -14,16 +14,21 @@ from typing import Any
 from pydantic import ValidationError
 
 from judge.errors import SpecError
-from judge.problems.model import PROGRAM_CHECKER
+from judge.problems.files import program_files, resolve_inside
+from judge.problems.folder import checker_program_files
+from judge.problems.model import PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem, ProblemSpec
 from judge.problems.packages import spec as package_spec
 from judge.problems.packages.spec import PackageSpec
 from judge.problems.packages.submissions import package_references
 from judge.problems.packages.testdata import PackageTest, load_tests
-from judge.problems.packages.timing import (DEFAULT_CODE_KIB, DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB,
-                                   MEASURING_CEILING_SECONDS, given_time_limit, time_rule)
-from judge.problems.files import program_files, resolve_inside
-from judge.problems.folder import checker_program_files
-from judge.problems.model import SPEC_FILE, CheckerSpec, Problem, ProblemSpec
+from judge.problems.packages.timing import (
+    DEFAULT_CODE_KIB,
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_OUTPUT_MIB,
+    MEASURING_CEILING_SECONDS,
+    given_time_limit,
+    time_rule,
+)
 from judge.problems.packages.validator_flags import default_checker, split_flags
 from judge.schema_errors import first_error
 
@@ -47,18 +52,31 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     seconds, timelimit_file = given_time_limit(root, spec)
     source_limit = spec.limits.code or DEFAULT_CODE_KIB
     problem_spec = ProblemSpec(
-        id=_problem_id(root), title=spec.title or _problem_id(root), source=str(spec.source or ""),
-        time_limit=seconds or MEASURING_CEILING_SECONDS, memory_limit=spec.limits.memory or DEFAULT_MEMORY_MIB,
-        output_limit=spec.limits.output or DEFAULT_OUTPUT_MIB, checker=checker, language_allowance=False,
+        id=_problem_id(root),
+        title=spec.title or _problem_id(root),
+        source=str(spec.source or ""),
+        time_limit=seconds or MEASURING_CEILING_SECONDS,
+        memory_limit=spec.limits.memory or DEFAULT_MEMORY_MIB,
+        output_limit=spec.limits.output or DEFAULT_OUTPUT_MIB,
+        checker=checker,
+        language_allowance=False,
         source_limit=source_limit,
     )
     return Problem(
-        root=root, spec=problem_spec, tests=tuple(test.case for test in data.tests),
-        scoring=data.groups if "scoring" in spec.types else None, interactive="interactive" in spec.types,
+        root=root,
+        spec=problem_spec,
+        tests=tuple(test.case for test in data.tests),
+        scoring=data.groups if "scoring" in spec.types else None,
+        interactive="interactive" in spec.types,
         references=package_references(root, source_limit * 1024, legacy=spec.legacy),
-        extra_files=(*data.settings_files, *([timelimit_file] if timelimit_file else []),
-                     *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ())),
-        time_rule=time_rule(spec), time_limit_pending=seconds is None, input_validators=_input_validators(root),
+        extra_files=(
+            *data.settings_files,
+            *([timelimit_file] if timelimit_file else []),
+            *(checker_program_files(root, problem_spec) if checker.name == PROGRAM_CHECKER else ()),
+        ),
+        time_rule=time_rule(spec),
+        time_limit_pending=seconds is None,
+        input_validators=_input_validators(root),
         boj_java_main=False,
         unused_keys=(*(f"{key} ({SPEC_FILE})" for key in spec.unused_keys), *data.unused_keys),
     )
@@ -106,8 +124,10 @@ def _shared_flags(root: Path, package_tests: tuple[PackageTest, ...]) -> tuple[s
     """The output validator flags every test shares; flags that differ between groups are refused."""
     distinct = {test.validator_flags for test in package_tests}
     if len(distinct) > 1:
-        raise SpecError(f"{root / 'data'}: groups with different output validator flags are not supported by judge "
-                        f"yet; give the flags once, in problem.yaml")
+        raise SpecError(
+            f"{root / 'data'}: groups with different output validator flags are not supported by judge "
+            f"yet; give the flags once, in problem.yaml"
+        )
     return next(iter(distinct))
 
 
@@ -121,7 +141,10 @@ def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSp
             raise SpecError(f"{root / SPEC_FILE}: type: interactive needs an output validator (output_validator/)")
         return default_checker(flags, root / SPEC_FILE)
     options: dict[str, float | int | str | bool] = {
-        "path": folder.relative_to(root).as_posix(), "protocol": "package", "flags": " ".join(flags)}
+        "path": folder.relative_to(root).as_posix(),
+        "protocol": "package",
+        "flags": " ".join(flags),
+    }
     if spec.limits.validation_time:
         options["time"] = spec.limits.validation_time
     if spec.limits.validation_memory:

@@ -111,7 +111,15 @@ class PackageSpec(_Strict):
 LEGACY_ONLY = ("validation", "validator_flags", "grading")
 LEGACY_LIMITS = ("time_multiplier", "time_safety_margin")
 NEW_LIMITS = ("time_multipliers", "time_limit")
-UNUSED_JUDGING_KEYS = ("languages", "allow_file_writing", "constants", "grading", "scoring",
-                       "limits.compilation_time", "limits.compilation_memory", "limits.validation_output",
-                       "limits.validation_passes")
+UNUSED_JUDGING_KEYS = (
+    "languages",
+    "allow_file_writing",
+    "constants",
+    "grading",
+    "scoring",
+    "limits.compilation_time",
+    "limits.compilation_memory",
+    "limits.validation_output",
+    "limits.validation_passes",
+)
 """Keys that would change how a package is judged and that judge does not use: accepted, listed by verify."""

@@ -35,12 +35,22 @@ DISABLED = ".disabled"
 """A submission named `x.cc.disabled` is kept in the package but not run (BAPCtools' convention)."""
 
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {
-    "ACCEPTED": AC, "CORRECT": AC,
-    "WRONG_ANSWER": WA, "WRONG-ANSWER": WA, "NO-OUTPUT": WA, "NO_OUTPUT": WA,
-    "TIME_LIMIT_EXCEEDED": TLE, "TIMELIMIT": TLE,
-    "RUN_TIME_ERROR": RTE, "RUN-ERROR": RTE, "RUN_ERROR": RTE, "OUTPUT-LIMIT": RTE, "OUTPUT_LIMIT": RTE,
+    "ACCEPTED": AC,
+    "CORRECT": AC,
+    "WRONG_ANSWER": WA,
+    "WRONG-ANSWER": WA,
+    "NO-OUTPUT": WA,
+    "NO_OUTPUT": WA,
+    "TIME_LIMIT_EXCEEDED": TLE,
+    "TIMELIMIT": TLE,
+    "RUN_TIME_ERROR": RTE,
+    "RUN-ERROR": RTE,
+    "RUN_ERROR": RTE,
+    "OUTPUT-LIMIT": RTE,
+    "OUTPUT_LIMIT": RTE,
     "MEMORY_LIMIT_EXCEEDED": RTE,
-    "COMPILER-ERROR": frozenset({Verdict.CE}), "COMPILER_ERROR": frozenset({Verdict.CE}),  # DOMjudge's
+    "COMPILER-ERROR": frozenset({Verdict.CE}),
+    "COMPILER_ERROR": frozenset({Verdict.CE}),  # DOMjudge's
 }
 PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
 
@@ -98,9 +108,13 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int, ent
         return Reference(path, expectation, skipped=str(error).removeprefix(f"{path}: "))
     head = files.text
     if entrypoint is not None and files.main != path and entrypoint not in (files.main.name, files.main.stem):
-        return Reference(path, expectation, skipped=(
-            f"submissions.yaml gives the entry point {entrypoint}; judge would run {files.main.name} of this folder"
-        ))
+        return Reference(
+            path,
+            expectation,
+            skipped=(
+                f"submissions.yaml gives the entry point {entrypoint}; judge would run {files.main.name} of this folder"
+            ),
+        )
     try:
         detect_language(files.main)
     except SubmissionError:

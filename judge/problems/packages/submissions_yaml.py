@@ -38,8 +38,19 @@ VERDICTS_FROM_2023 = {**VERDICTS, "TLE": VERDICTS["TLE"] | {Verdict.OLE}}
 stops the program at the limit (OLE); BAPCtools expects an endless flood to be TLE, problemtools RTE, so OLE meets
 either."""
 ALL = tuple(VERDICTS)
-KNOWN_KEYS = frozenset({"language", "entrypoint", "authors", "model_solution", "permitted", "required", "score",
-                        "message", "use_for_time_limit"})
+KNOWN_KEYS = frozenset(
+    {
+        "language",
+        "entrypoint",
+        "authors",
+        "model_solution",
+        "permitted",
+        "required",
+        "score",
+        "message",
+        "use_for_time_limit",
+    }
+)
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 
@@ -99,8 +110,10 @@ class SubmissionsConfig:
             groups = []
             for name in (name for name in entry if name not in KNOWN_KEYS):
                 if not isinstance(entry[name], Mapping):
-                    raise SpecError(f"{path}: {key}: {name}: unknown key; use {', '.join(sorted(KNOWN_KEYS))} "
-                                    f"or a test group's name mapping to its requirements")
+                    raise SpecError(
+                        f"{path}: {key}: {name}: unknown key; use {', '.join(sorted(KNOWN_KEYS))} "
+                        f"or a test group's name mapping to its requirements"
+                    )
                 groups.append((tuple(expand_braces(str(name))), _requirement(path, f"{key}: {name}", entry[name])))
             patterns += [(pattern, requirement, tuple(groups)) for pattern in expand_braces(str(key))]
             if "entrypoint" in entry:
@@ -128,7 +141,8 @@ class SubmissionsConfig:
             if base is not None and default and pattern.rstrip("/") == folder:  # naming it overrides its default
                 base = Requirement(
                     requirement.permitted if "permitted" in requirement.given else base.permitted,
-                    requirement.required if "required" in requirement.given else base.required)
+                    requirement.required if "required" in requirement.given else base.required,
+                )
             else:
                 found.append(requirement)
                 names.append(pattern)
@@ -139,14 +153,22 @@ class SubmissionsConfig:
         whole = (*([base] if base else []), *found)
         for requirement in whole:
             verdicts &= requirement.verdicts(self.classes)
-        tests = tuple(self._per_test(patterns, requirement) for patterns, requirement in
-                      [*(((), requirement) for requirement in whole), *groups]) if groups else ()
+        tests = (
+            tuple(
+                self._per_test(patterns, requirement)
+                for patterns, requirement in [*(((), requirement) for requirement in whole), *groups]
+            )
+            if groups
+            else ()
+        )
         return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts, tests=tests), ""
 
     def _per_test(self, patterns: tuple[str, ...], requirement: Requirement) -> CaseRequirement:
         """`requirement` on the tests any of `patterns` matches (none: every test), in our verdicts."""
+
         def ours(names: tuple[str, ...]) -> frozenset[Verdict]:
             return frozenset(verdict for name in names for verdict in self.classes[name])
+
         return CaseRequirement(patterns, ours(requirement.permitted), ours(requirement.required))
 
 
@@ -167,8 +189,6 @@ def expand_braces(pattern: str) -> list[str]:
     match = _BRACES.search(pattern)
     if match is None:
         return [pattern]
-    head, tail = pattern[:match.start()], pattern[match.end():]
+    head, tail = pattern[: match.start()], pattern[match.end() :]
     choices = [choice.strip() for choice in match.group(1).split(",")]  # `{ 4 }` is `{4}`, as BAPCtools reads it
     return [expanded for choice in choices for expanded in expand_braces(head + choice + tail)]
-
-

@@ -25,8 +25,19 @@ from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGrou
 from judge.schema_errors import first_error
 
 GROUPS = ("sample", "secret")
-USED_GROUP_KEYS = frozenset({"on_reject", "grader_flags", "output_validator_flags", "output_validator_args",
-                             "accept_score", "reject_score", "scoring", "max_score", "score_aggregation"})
+USED_GROUP_KEYS = frozenset(
+    {
+        "on_reject",
+        "grader_flags",
+        "output_validator_flags",
+        "output_validator_args",
+        "accept_score",
+        "reject_score",
+        "scoring",
+        "max_score",
+        "score_aggregation",
+    }
+)
 """The settings judge acts on; every other key GroupSettings accepts is one judge does not use (yet)."""
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
 
@@ -144,8 +155,12 @@ def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
                 items.append(walk.group(folder, inherited, above))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
-    return TestData(tuple(tests), _group("", tuple(items), inherited, top), tuple(path for path, _ in read),
-                    _unused_keys(root, read))
+    return TestData(
+        tuple(tests),
+        _group("", tuple(items), inherited, top),
+        tuple(path for path, _ in read),
+        _unused_keys(root, read),
+    )
 
 
 def _unused_keys(root: Path, read: list[tuple[Path, GroupSettings]]) -> tuple[str, ...]:
@@ -189,8 +204,9 @@ class _Walk:
                 for file in (path, answer):
                     file_inside(file, real, self.root)
                 name = path.relative_to(self.data).with_suffix("").as_posix()
-                self.tests.append(PackageTest(TestCase(name=name, input_path=path, answer_path=answer),
-                                              inherited.flags))
+                self.tests.append(
+                    PackageTest(TestCase(name=name, input_path=path, answer_path=answer), inherited.flags)
+                )
                 items.append(name)
         return _group(folder.relative_to(self.data).as_posix(), tuple(items), inherited, settings)
 
@@ -207,30 +223,40 @@ def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
     )
 
 
-def _group(name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited,
-           settings: GroupSettings | None) -> ScoreGroup:
+def _group(
+    name: str, items: tuple[str | ScoreGroup, ...], inherited: _Inherited, settings: GroupSettings | None
+) -> ScoreGroup:
     """The group's grading: legacy `grader_flags`, or 2023-07's `scoring: {score, aggregation}` (2025-09's
     `max_score` and `score_aggregation`), where a group's score is spread over its own tests."""
-    group = ScoreGroup(name, items, inherited.accept_score, inherited.reject_score,
-                       break_on_reject=inherited.break_on_reject)
+    group = ScoreGroup(
+        name, items, inherited.accept_score, inherited.reject_score, break_on_reject=inherited.break_on_reject
+    )
     if settings is None:
         return group
     words = (settings.grader_flags or "").split()
     for word in words:
         if word not in (*AGGREGATIONS, *VERDICT_MODES, *FLAGS):
-            raise SpecError(f"{name or 'data'}: grader_flags: unknown flag {word!r}; use "
-                            f"{', '.join((*AGGREGATIONS, *VERDICT_MODES, *FLAGS))}")
+            raise SpecError(
+                f"{name or 'data'}: grader_flags: unknown flag {word!r}; use "
+                f"{', '.join((*AGGREGATIONS, *VERDICT_MODES, *FLAGS))}"
+            )
     aggregation = next((word for word in reversed(words) if word in AGGREGATIONS), "sum")
     mode = next((word for word in reversed(words) if word in VERDICT_MODES), "worst_error")
-    group = dataclasses.replace(group, aggregation=aggregation, verdict_mode=mode,
-                                accept_if_any="accept_if_any_accepted" in words, ignore_sample="ignore_sample" in words)
+    group = dataclasses.replace(
+        group,
+        aggregation=aggregation,
+        verdict_mode=mode,
+        accept_if_any="accept_if_any_accepted" in words,
+        ignore_sample="ignore_sample" in words,
+    )
     scoring = dict(settings.scoring or {})
     score = scoring.get("score", settings.max_score)
     score_aggregation = scoring.get("aggregation", settings.score_aggregation)
     if score_aggregation is not None:
         if score_aggregation not in ("sum", "min", "pass-fail"):
-            raise SpecError(f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, "
-                            f"got {score_aggregation!r}")
+            raise SpecError(
+                f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, got {score_aggregation!r}"
+            )
         group = dataclasses.replace(group, aggregation="min" if score_aggregation == "min" else "sum")
     if isinstance(score, int | float) and not isinstance(score, bool):
         own = sum(isinstance(item, str) for item in items) or 1

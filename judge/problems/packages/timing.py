@@ -45,8 +45,12 @@ def time_rule(spec: PackageSpec) -> TimeRule:
     """The derivation rule: legacy `time_multiplier`/`time_safety_margin` (5, 2), later `time_multipliers` (2, 1.5)."""
     limits = spec.limits
     if spec.legacy:
-        return TimeRule(limits.time_multiplier or LEGACY_MULTIPLIER, limits.time_safety_margin or LEGACY_MARGIN,
-                        limits.time_resolution, legacy=True)
+        return TimeRule(
+            limits.time_multiplier or LEGACY_MULTIPLIER,
+            limits.time_safety_margin or LEGACY_MARGIN,
+            limits.time_resolution,
+            legacy=True,
+        )
     multipliers = limits.time_multipliers or TimeMultipliers()
     return TimeRule(multipliers.ac_to_time_limit, multipliers.time_limit_to_tle, limits.time_resolution)
 

@@ -54,5 +54,7 @@ def split_flags(text: str) -> tuple[str, ...]:
     try:
         return tuple(shlex.split(text))
     except ValueError as error:
-        raise ValueError(f"cannot be split into words ({str(error).lower()}): {text!r}; close the quote, or "
-                         f"escape it with a backslash") from None
+        raise ValueError(
+            f"cannot be split into words ({str(error).lower()}): {text!r}; close the quote, or "
+            f"escape it with a backslash"
+        ) from None
