@@ -62,10 +62,10 @@ def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterato
     """The session of `source` on `problem`, in a scratch folder removed after the block, and the header a view
     shows before the first test. Bad input from the person is a `JudgeError`, raised before anything starts."""
     if problem.time_limit_pending:
+        where = problem.time_rule.where_to_write if problem.time_rule else "limits.time_limit in problem.yaml"
         raise SpecError(
-            f"{problem.root / SPEC_FILE}: limits.time_limit: the package gives no time limit; "
-            f"`judge verify {problem.root}` derives one from its accepted submissions: write it there "
-            f"(or in .timelimit)"
+            f"{problem.root / SPEC_FILE}: the package gives no time limit; "
+            f"`judge verify {problem.root}` derives one from its accepted submissions: write it in {where}"
         )
     if not os.path.lexists(source):
         raise SubmissionError(

@@ -174,7 +174,7 @@ def test_run_on_a_package_with_a_given_limit(tmp_path: Path) -> None:
 def test_run_on_a_package_without_a_limit_says_how_to_get_one() -> None:
     done = judge("run", "--sandbox", "none", str(HALVE), str(HALVE / "submissions" / "accepted" / "halve.py"))
     assert done.returncode == 2
-    assert done.stderr.strip().endswith("derives one from its accepted submissions: write it there (or in .timelimit)")
+    assert done.stderr.strip().endswith("derives one from its accepted submissions: write it in .timelimit")
     assert done.stderr.count("\n") == 1
 
 
