@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from judge.serve.app import create_app
 from judge.serve.contest import ContestSettings
-from judge.serve.service import SUBMISSIONS_PER_MINUTE, ServeContext
+from judge.serve.service import LOGIN_ATTEMPTS, SUBMISSIONS_PER_MINUTE, ServeContext
 from judge.verdicts import Verdict
 
 KIM = ("kim", "kim-password")
@@ -91,6 +91,16 @@ def test_sign_in_attempts_are_rate_limited_per_student(client: TestClient) -> No
     assert codes == [401] * 10 + [429]
     assert client.get("/api/submissions", auth=KIM).status_code == 429  # even the right password, for a while
     assert client.get("/api/submissions", auth=LEE).status_code == 200
+
+
+def test_only_failed_sign_ins_count_against_an_address(client: TestClient) -> None:
+    """Every caller here comes from one address, as a lab behind NAT or a reverse proxy does: the right password
+    any number of times is never refused, while failures for many ids run into the address's allowance."""
+    allowance = LOGIN_ATTEMPTS[0] * 10
+    assert {client.get("/api/submissions", auth=KIM).status_code for _ in range(allowance + 5)} == {200}
+    codes = [client.get("/api/submissions", auth=(f"nobody{n}", "guess")).status_code for n in range(allowance + 1)]
+    assert codes == [401] * allowance + [429]
+    assert client.get("/api/submissions", auth=LEE).status_code == 429  # the address waits, whoever it is
 
 
 def test_a_source_over_the_problems_limit_is_refused_before_it_is_stored(client: TestClient,
