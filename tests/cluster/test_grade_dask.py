@@ -8,12 +8,11 @@ import os
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from dask_cluster import running_cluster
 from grade_helpers import EXPECTED, SOURCES, grade_process, judge_main, stored_rows, write_class, write_problems
 
 distributed = pytest.importorskip("distributed")
@@ -31,25 +30,8 @@ def cluster_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def cluster(cluster_dir: Path):
     """`judge cluster scheduler` and `judge cluster worker --nworkers 2` as a teacher starts them (mutual TLS),
     and a client holding the cluster's certificate."""
-    from judge.cluster.files import ClusterFiles
-
-    judge = [sys.executable, "-m", "judge", "cluster"]
-    scheduler = subprocess.Popen([*judge, "scheduler", cluster_dir, "--host", "127.0.0.1", "--port", "0"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    workers = None
-    try:
-        address = re.search(r"tls://[0-9.]+:[0-9]+", scheduler.stdout.readline())[0]
-        workers = subprocess.Popen([*judge, "worker", cluster_dir, address, "--nworkers", "2"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with distributed.Client(address, security=ClusterFiles(cluster_dir).security(), timeout="30s") as client:
-            client.wait_for_workers(2, timeout=120)
-            assert set(client.nthreads().values()) == {1}
-            yield address, client
-    finally:
-        for process in (workers, scheduler):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=60)
+    with running_cluster(cluster_dir) as (address, client):
+        yield address, client
 
 
 def test_a_cluster_gives_the_same_verdicts_as_local_workers(tmp_path: Path, cluster, cluster_dir: Path,

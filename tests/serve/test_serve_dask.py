@@ -7,10 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 import sqlite3
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -18,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import judge_cli, write_problem
+from dask_cluster import running_cluster
 from serve_fixtures import STUDENTS, running_server, write_roster
 
 from judge.serve.progress import DaskProgressRecorder
@@ -33,27 +31,10 @@ TESTS = {f"{number}": (f"{number} {number}\n", f"{2 * number}\n") for number in 
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, set[int]]]:
     """A scheduler and two one-thread workers on this machine, as a teacher starts them: (address, the
     certificates' folder, the workers' pids)."""
-    from judge.cluster.files import ClusterFiles
-
     certificates = tmp_path_factory.mktemp("cluster") / "certificates"
     assert judge_cli("cluster", "init", certificates).returncode == 0
-    judge = [sys.executable, "-m", "judge", "cluster"]
-    scheduler = subprocess.Popen([*judge, "scheduler", certificates, "--host", "127.0.0.1", "--port", "0"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    workers = None
-    try:
-        assert scheduler.stdout is not None
-        address = re.search(r"tls://[0-9.]+:[0-9]+", scheduler.stdout.readline())[0]  # type: ignore[index]
-        workers = subprocess.Popen([*judge, "worker", certificates, address, "--nworkers", "2"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with distributed.Client(address, security=ClusterFiles(certificates).security(), timeout="30s") as client:
-            client.wait_for_workers(2, timeout=120)
-            yield address, certificates, set(client.run(os.getpid).values())
-    finally:
-        for process in (workers, scheduler):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=60)
+    with running_cluster(certificates) as (address, client):
+        yield address, certificates, set(client.run(os.getpid).values())  # type: ignore[attr-defined]
 
 
 def _submit(url: str, source: str) -> int:
