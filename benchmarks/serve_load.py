@@ -17,7 +17,7 @@ time while its CPU time stays put, and a stretch past the backstop would turn a 
 The simulated students run in this process, on the same cores as the server and the judging: their threads'
 CPU is part of the load, and part of each measured time is this client's own (a few ms at p95).
 
-    python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2] [--burn 0.3]
+    python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2] [--burn 0.3] [--keep]
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import sqlite3
 import statistics
@@ -148,6 +149,7 @@ def main() -> int:
     parser.add_argument("--submissions", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", action="store_true", help="keep the run's folder (problem, roster, database)")
     parser.add_argument("--burn", type=float, default=0.3,
                         help="CPU seconds each solution spends on each test (default 0.3: 300 submissions of 3 "
                              "tests are 270 CPU seconds, more than 2 workers have in 120 s, so they never idle)")
@@ -256,6 +258,10 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
+        if arguments.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
