@@ -29,7 +29,7 @@ from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
 from judge.serve.service import SESSION_USER, Refused, ServeContext, language_choices
-from judge.serve.statement import StatementPage, statement_page
+from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters
 from judge.verdicts import Verdict
 
@@ -162,6 +162,16 @@ class Pages:
             languages=language_choices(),
         )
 
+    async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """A figure of a problem's statement (`statement.statement_image`): raster images beside it only."""
+        problem = context.problems.get(request.path_params["problem_id"])
+        name = request.path_params["name"]
+        found = None if problem is None else await run_in_threadpool(statement_image, problem, name)
+        if found is None:
+            raise Refused(404, "no such figure")
+        content, media_type = found
+        return Response(content, media_type=media_type)
+
     async def my_submissions(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         rows = context.store.submissions(Filters(student=caller.id))
         return self.render(request, "submissions.html", caller=caller, rows=rows)
@@ -274,6 +284,7 @@ class Pages:
             Route("/logout", self.logout, methods=["POST"]),
             Route("/", self.signed_in(self.home)),
             Route("/problems/{problem_id}", self.signed_in(self.problem), methods=["GET", "POST"]),
+            Route("/problems/{problem_id}/statement/{name:path}", self.signed_in(self.figure)),
             Route("/submissions", self.signed_in(self.my_submissions)),
             Route("/submissions/{submission_id}", self.signed_in(self.submission)),
             Route("/scoreboard", self.signed_in(self.scoreboard)),

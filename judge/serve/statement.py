@@ -6,6 +6,11 @@ whose statement is only LaTeX gets one line saying so: rendering LaTeX would tak
 from elsewhere, and the page must work offline with no script but ours. Markdown is rendered by markdown-it-py
 with raw HTML off (a `<script>` in a statement is shown as text) and its own link check (no `javascript:`
 links); nothing is fetched from anywhere, so the page works offline.
+
+Images: a relative image path in the statement (`![graph](graph.png)`, as packages put figures beside their
+problem.en.md) is served from the statement's own folder by `statement_image`, for raster formats only; an SVG
+is a document that can carry script, so it is not served, and an image from another site (which the page's
+Content-Security-Policy would block anyway) is shown as its alt text.
 """
 
 from __future__ import annotations
@@ -13,9 +18,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import OptionsDict
 
 from judge.errors import SpecError
 from judge.judging.limit_policy import effective_limits, limits_note
@@ -28,6 +38,15 @@ PACKAGE_STATEMENT_FOLDERS = ("problem_statement", "statement")
 PACKAGE_STATEMENTS = ("problem.en.md", "problem.md")
 STATEMENT_LIMIT_BYTES = 1024 * 1024
 SAMPLE_LIMIT_BYTES = 64 * 1024
+IMAGE_LIMIT_BYTES = 4 * 1024 * 1024
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+}
+"""The raster formats a statement's figures come in, by extension; nothing else in the folder is ever served."""
 
 
 @dataclass(frozen=True)
@@ -56,18 +75,61 @@ class StatementPage:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    markdown.add_render_rule("image", _render_image)
+    return markdown
 
 
-def statement_markdown(problem: Problem) -> str:
-    """The statement's Markdown, or one line saying why there is none to show."""
+def _render_image(self: RendererHTML, tokens: list[Token], index: int, options: OptionsDict, env: Any) -> str:
+    """An image whose path is a local figure of the statement points at `statement_image`'s route
+    (`env["images"]`, the problem's URL prefix); any other image is its alt text."""
+    token = tokens[index]
+    name = image_name(str(token.attrGet("src") or ""))
+    if name is None or "images" not in env:
+        return self.renderInline(token.children or [], options, env)
+    token.attrSet("src", env["images"] + quote(name))
+    token.attrSet("alt", self.renderInlineAsText(token.children or [], options, env))
+    return self.renderToken(tokens, index, options, env)
+
+
+def image_name(src: str) -> str | None:
+    """`src` as a figure's path inside the statement's folder (`graph.png`, `img/graph.png`), or None: a URL, an
+    absolute path, a step up or into a hidden file, or a format that is not in IMAGE_TYPES."""
+    if not src or ":" in src or src.startswith("/") or "\\" in src:
+        return None
+    path = PurePosixPath(src)
+    if any(part in ("", ".", "..") or part.startswith(".") for part in path.parts):
+        return None
+    return str(path) if path.suffix.lower() in IMAGE_TYPES else None
+
+
+def statement_file(problem: Problem) -> Path | None:
+    """The statement's Markdown file: our statement.md, else a package's problem.en.md or problem.md."""
     candidates = [
         problem.root / STATEMENT_FILE,
         *(problem.root / folder / name for folder in PACKAGE_STATEMENT_FOLDERS for name in PACKAGE_STATEMENTS),
     ]
-    for path in candidates:
-        if not os.path.lexists(path):
-            continue
+    return next((path for path in candidates if os.path.lexists(path)), None)
+
+
+def statement_image(problem: Problem, name: str) -> tuple[bytes, str] | None:
+    """A figure of the statement (its bytes and media type), read from the statement's own folder as every
+    problem file is (no link out of the problem folder, a size limit), or None when there is no such figure."""
+    statement = statement_file(problem)
+    checked = image_name(name)
+    if statement is None or checked is None:
+        return None
+    try:
+        content = read_problem_file(statement.parent / checked, problem.root, IMAGE_LIMIT_BYTES)
+    except (SpecError, OSError):
+        return None
+    return content, IMAGE_TYPES[PurePosixPath(checked).suffix.lower()]
+
+
+def statement_markdown(problem: Problem) -> str:
+    """The statement's Markdown, or one line saying why there is none to show."""
+    path = statement_file(problem)
+    if path is not None:
         try:
             return read_problem_file(path, problem.root, STATEMENT_LIMIT_BYTES).decode("utf-8", "replace")
         except (SpecError, OSError):
@@ -107,7 +169,8 @@ def statement_page(problem: Problem) -> StatementPage:
         for test in problem.tests
         if test.is_sample
     )
-    return StatementPage(_markdown().render(text), tuple(limits), samples)
+    images = f"/problems/{quote(problem.id, safe='')}/statement/"
+    return StatementPage(_markdown().render(text, {"images": images}), tuple(limits), samples)
 
 
 def _text(content: bytes) -> str:

@@ -203,3 +203,17 @@ def test_an_odd_file_name_is_stored_as_main_with_its_languages_extension(client:
     created = _post(client, KIM, name=name, language="python3")
     assert created.status_code == 201, created.text
     assert client.get(f"/api/submissions/{created.json()['id']}", auth=KIM).json()["file_name"] == "Main.py"
+
+
+def test_a_statements_figure_is_served_to_a_signed_in_student_as_an_image(client: TestClient,
+                                                                         context: ServeContext) -> None:
+    (context.problems_dir / "sum" / "graph.png").write_bytes(b"\x89PNG\r\n\x1a\nfigure")
+    (context.problems_dir / "sum" / "notes.txt").write_text("not a figure")
+    assert client.get("/problems/sum/statement/graph.png", follow_redirects=False).status_code == 303
+    _sign_in(client, *KIM)
+    figure = client.get("/problems/sum/statement/graph.png")
+    assert figure.status_code == 200 and figure.content == b"\x89PNG\r\n\x1a\nfigure"
+    assert figure.headers["content-type"] == "image/png" and figure.headers["x-content-type-options"] == "nosniff"
+    for missing in ("notes.txt", "missing.png", "..%2Fproblem.yaml", "%2E%2E/sum/graph.png"):
+        assert client.get(f"/problems/sum/statement/{missing}").status_code == 404, missing
+    assert client.get("/problems/nosuch/statement/graph.png").status_code == 404

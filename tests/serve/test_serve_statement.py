@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from judge.batch.problems import load_problems
-from judge.serve.statement import statement_page
+from judge.serve.statement import statement_image, statement_page
 
 HOSTILE_MARKDOWN = (
     "# Halving\n\nPrint *half* of $n$.\n\n<script>alert('statement')</script>\n\n"
@@ -56,3 +56,42 @@ def test_a_latex_only_statement_is_one_line_saying_so(tmp_path: Path) -> None:
     assert "LaTeX only (problem_statement/problem.en.tex)" in latex and "problemname" not in latex
     assert latex.count("<p>") == 1
     assert "no statement" in pages["bare"]
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 24
+FIGURES = (
+    "![the graph](graph.png) ![nested](img/tree.PNG) ![vector](drawing.svg) ![far](https://example.org/x.png) "
+    "![up](../problem.yaml.png) ![hidden](.secret.png) ![root](/etc/x.png)\n"
+)
+
+
+def _figures_package(tmp_path: Path) -> Path:
+    problems = tmp_path / "problems"
+    root = _package(problems / "figures", {"problem_statement/problem.en.md": FIGURES,
+                                          "problem_statement/drawing.svg": "<svg><script>alert(1)</script></svg>"})
+    (root / "problem_statement" / "graph.png").write_bytes(PNG)
+    (root / "problem_statement" / "img").mkdir()
+    (root / "problem_statement" / "img" / "tree.PNG").write_bytes(PNG)
+    (root / "problem_statement" / ".secret.png").write_bytes(PNG)
+    (root / "problem_statement" / "linked.png").symlink_to("/etc/hostname")
+    return problems
+
+
+def test_a_statements_local_figures_point_at_the_problems_route_and_other_images_are_their_alt_text(
+        tmp_path: Path) -> None:
+    html = statement_page(load_problems(_figures_package(tmp_path))["figures"]).html
+    assert '<img src="/problems/figures/statement/graph.png" alt="the graph"' in html
+    assert '<img src="/problems/figures/statement/img/tree.PNG" alt="nested"' in html
+    assert html.count("<img") == 2
+    for alt in ("vector", "far", "up", "hidden", "root"):
+        assert alt in html
+    assert "example.org" not in html and "drawing.svg" not in html
+
+
+def test_only_a_statements_raster_figures_are_served_and_only_from_inside_the_problem(tmp_path: Path) -> None:
+    problem = load_problems(_figures_package(tmp_path))["figures"]
+    assert statement_image(problem, "graph.png") == (PNG, "image/png")
+    assert statement_image(problem, "img/tree.PNG") == (PNG, "image/png")
+    for refused in ("drawing.svg", "../problem.yaml", ".secret.png", "linked.png", "missing.png", "/etc/x.png",
+                    "img/../graph.png", "problem.en.md"):
+        assert statement_image(problem, refused) is None, refused
