@@ -113,6 +113,8 @@ def test_a_problem_without_strategy_uses_its_generator_and_says_so(doubling, tmp
                      cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "not shrunk" in done.stdout and "generator.py" in done.stdout
+    inputs_line = next(line for line in done.stdout.splitlines() if line.startswith("inputs:"))
+    assert "))" not in inputs_line, inputs_line  # it once nested a parenthesis in another: "strategy.py))"
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout  # what the program printed is inert
     assert "\\x1b]52" in done.stdout
 

@@ -18,7 +18,7 @@ def report(result: StressReport, stream: TextIO) -> None:
 
 
 def _lines(result: StressReport) -> list[str]:
-    how = "Hypothesis, shrunk" if result.shrinks else "random seeds, not shrunk (the problem has no strategy.py)"
+    how = "Hypothesis, shrunk" if result.shrinks else "random seeds, not shrunk: the problem has no strategy.py"
     lines = [
         f"{result.problem_id} · {result.submission} · reference {result.reference}",
         f"inputs: the problem's tests, smallest first, then {result.inputs_from} ({how}) · " + _repeat(result),
