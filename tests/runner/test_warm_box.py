@@ -81,7 +81,7 @@ def test_a_warm_box_serves_every_test_of_a_submission(tmp_path: Path, extra: lis
     """What the rest of this file proves holds in a box that really is shared (and, cold, really is not)."""
     report, _ = judge_run(tmp_path, "box_identity.py", ["-"] * TESTS, extra)
     boxes = TESTS if extra else 1
-    seen = {re.search(r"got '(pid:\[\d+\])'", message).group(1) for _, message in cases(report)}
+    seen = {re.search(r"got '(pid:\[\d+\]net:\d+)'", message).group(1) for _, message in cases(report)}
     assert len(seen) == boxes, cases(report)
 
 

@@ -1,8 +1,8 @@
 # Every test of its problem has the same input, and test k's answer is k: the only way to pass a test past the
 # first is to learn which test it is on from something else. It tries what a warm box could give away (its PID,
 # the box's PID counter, how many processes /proc shows, what is in the writable folders, the inode number of a
-# new file in /box, the number in its control group's name, the CPU time of the box's PID 1) and prints its best
-# guess; in a box of its own every one says "1".
+# new file in /box, the number in its control group's name, the CPU time of the box's PID 1 against its own) and
+# prints its best guess; in a box of its own every one says "1".
 import os
 import re
 
@@ -20,9 +20,18 @@ for line in open("/proc/self/cgroup"):
     numbers = re.findall(r"-(\d+)$", line.strip())
     if numbers and int(numbers[-1]) < 1000:
         guesses.append(int(numbers[-1]) + 1)
+
+
+
+def cpu_ticks(pid: str) -> int:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime, in ticks
+
+
 try:
-    fields = open("/proc/1/stat").read().rsplit(")", 1)[1].split()
-    guesses.append(1 + (int(fields[11]) + int(fields[12])) // 2)  # utime + stime of PID 1, in ticks
+    # The CPU time of PID 1, counted in the program's own start-ups: a warm launcher's grows with every test it
+    # starts, a fresh box's PID 1 has only its own start-up, which under an emulator (10-30x slower) is many ticks.
+    guesses.append(1 + cpu_ticks("1") // (2 * max(1, cpu_ticks("self"))))
 except (OSError, IndexError, ValueError):
     pass
 print(max(guesses))
