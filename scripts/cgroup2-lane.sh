@@ -6,11 +6,14 @@
 #
 # The kernel and the initramfs come from the project's VM tool (CGROUP2_VM, default ../shared/tools/cgroup2-vm.sh
 # beside the checkout), which boots the guest without systemd; this script boots the same kernel with a stage 2 of
-# its own that hands the guest to systemd. Where it cannot run (no qemu, not root, no tool) it prints one line
+# its own that hands the guest to systemd. The tool installs what it needs from Debian's packages (qemu among
+# them). Where the lane cannot run (not root, no tool, no qemu to be had, no systemd to boot) it prints one line
 # saying why and exits 0: the lane is skipped, not failed.
 #
 # Usage: scripts/cgroup2-lane.sh [--accel kvm|tcg] [--timeout SECONDS] [--suites ARGS] [--user-suites ARGS] [--venv DIR]
 #                                [--doctor-layouts]
+#   --timeout: the whole lane's budget, the tool's first run (apt, the kernel's extraction) included (default 3600);
+#   past it the lane fails.
 #   --suites, --user-suites: what pytest runs as root and as the ordinary user in their sessions (default: see
 #   cgroup2-lane-guest.sh; "none" runs nothing); --venv: the venv
 #   with the judge's packages (default: the checkout's .venv, as scripts/setup.sh makes it);
@@ -32,14 +35,23 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 skip() { echo "cgroup2 lane: skipped: $*"; exit 0; }
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed (Debian: apt-get install qemu-system-x86)"
+DEADLINE=$(( $(date +%s) + TIMEOUT ))
+remaining() { echo $(( DEADLINE - $(date +%s) > 1 ? DEADLINE - $(date +%s) : 1 )); }
 [[ $(id -u) -eq 0 ]] || skip "it needs root (the guest's root file system is this machine's, shared over 9p with owners kept)"
 [[ -x "$TOOL" ]] || skip "the VM tool $TOOL is missing (set CGROUP2_VM)"
 [[ -x "$VENV/bin/python" ]] || skip "no venv at $VENV (scripts/setup.sh --test makes it; or pass --venv)"
 [[ -x /lib/systemd/systemd ]] || skip "this machine's root file system has no systemd to boot the guest with"
 
-# 1. The kernel and initramfs, made (once) by the VM tool, whose own boot checks them.
-"$TOOL" --work "$WORK" --exec true >/dev/null 2>&1 || { echo "cgroup2-lane: the VM tool failed to boot; see $WORK/console.log" >&2; exit 1; }
+# 1. qemu, the kernel and the initramfs, made (once) by the VM tool, whose own boot checks them.
+mkdir -p "$WORK"
+timeout "$(remaining)" "$TOOL" --work "$WORK" --exec true > "$WORK/tool.log" 2>&1
+tool_status=$?
+command -v qemu-system-x86_64 >/dev/null || skip "qemu could not be installed (Debian: apt-get install qemu-system-x86); see $WORK/tool.log"
+if [[ $tool_status -ne 0 ]]; then
+    echo "cgroup2-lane: the VM tool failed (status $tool_status); see $WORK/tool.log and $WORK/console.log" >&2
+    tail -5 "$WORK/tool.log" >&2
+    exit 1
+fi
 KDIR=$(ls -d "$WORK"/kernel/*/ | head -1); KVER=$(basename "$KDIR")
 if [[ "$ACCEL" == auto ]]; then
     if [[ -w /dev/kvm && ! -d /sys/module/kvm_pvm ]]; then ACCEL=kvm; else ACCEL=tcg; fi
@@ -54,7 +66,8 @@ rm -rf "$SHARE"; mkdir -p "$SHARE"
 cat > "$SHARE/stage2.sh" <<EOF
 #!/bin/bash
 # Run by the initramfs in the guest's root (tmpfs over this machine's root): make it a Debian 12 boot, then systemd.
-mkdir -p /lib/modules/$KVER && mount --bind $KDIR/lib/modules/$KVER /lib/modules/$KVER
+# A link, not a bind mount: a bind would show this machine's path in every box's mount table.
+mkdir -p /lib/modules && rm -rf /lib/modules/$KVER && ln -s $KDIR/lib/modules/$KVER /lib/modules/$KVER
 mkdir -p /etc/systemd/system/cgroup2-lane.target.wants
 cat > /etc/systemd/system/cgroup2-lane.service <<UNIT
 [Unit]
@@ -80,7 +93,7 @@ EOF
 
 # 3. Boot, wait, report.
 started=$(date +%s)
-timeout "$TIMEOUT" qemu-system-x86_64 -machine q35 "${ACCEL_ARGS[@]}" -smp 2 -m 4G \
+timeout "$(remaining)" qemu-system-x86_64 -machine q35 "${ACCEL_ARGS[@]}" -smp 2 -m 4G \
     -display none -monitor none -serial "file:$WORK/lane-console.log" -no-reboot \
     -kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$WORK/initramfs-$KVER.cpio.gz" \
     -append "console=ttyS0 rdinit=/init panic=-1 cgroup_no_v1=all loglevel=4" \

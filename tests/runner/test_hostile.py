@@ -51,7 +51,7 @@ import psutil
 import pytest
 
 import nonroot
-from conftest import write_problem
+from conftest import TEST_TIME_SCALE, write_problem
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.runner.containment import cgroups
@@ -68,10 +68,6 @@ PR_SET_CHILD_SUBREAPER = 36
 # Set by a CI lane that knows what the machine gives (scripts/cgroup2-lane-guest.sh: `cgroup v2`): every report
 # of a mode that does not ask for `proc` must name it, so a silent fallback fails the lane.
 EXPECTED_CONTAINMENT_VARIABLE = "JUDGE_EXPECT_CONTAINMENT"
-# The time limit's multiple for a machine that runs everything slower, as a VM under emulation does (the cgroup v2
-# lane under QEMU's TCG: 10). Each program here runs forever or far past its limits unless one ends it, so a larger
-# limit changes when it ends, not its verdict.
-TIME_SCALE = float(os.environ.get("JUDGE_TEST_TIME_SCALE", "1"))
 MODES = ("bwrap", "none", "bwrap-proc", "none-proc")
 # The judge started as an ordinary user: mode -> the mode whose verdicts, skips and messages it shares.
 NONROOT_MODES = {"bwrap-nonroot": "bwrap", "none-nonroot": "none"}
@@ -376,7 +372,7 @@ def _leftovers(tag: str, known: frozenset[int] = frozenset()) -> list[str]:
 def prepare(world: World, hostile: Hostile) -> Path:
     """Write the problem (answer = input = the secret) and the hostile program with its placeholders filled in."""
     write_problem(world.problem, {"1": (f"{world.secret}\n", f"{world.secret}\n")}, id="hostile", title="Echo",
-                  time_limit=TIME_SCALE, memory_limit=hostile.memory_limit, language_allowance=False)
+                  time_limit=TEST_TIME_SCALE, memory_limit=hostile.memory_limit, language_allowance=False)
     text = (HOSTILE_DIR / hostile.file).read_text()
     for key, value in world.placeholders().items():
         text = text.replace(f"@{key}@", value)

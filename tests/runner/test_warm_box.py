@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import write_problem
+from conftest import TEST_TIME_SCALE, write_problem
 from judge.runner.containment.choice import available_containments
 from judge.runner.sandbox import bwrap_problem
 
@@ -43,7 +43,8 @@ def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]
     tag = "wb" + uuid.uuid4().hex[:12]
     given = tag if given is None else given
     tests = {f"{k + 1}": (given + "\n", answer + "\n") for k, answer in enumerate(answers)}
-    problem = write_problem(tmp_path / "p", tests, time_limit=5, memory_limit=256, language_allowance=False)
+    problem = write_problem(tmp_path / "p", tests, time_limit=5 * TEST_TIME_SCALE, memory_limit=256,
+                            language_allowance=False)
     command = [sys.executable, "-m", "judge", "run", str(problem), str(PROGRAMS / program), "--sandbox", "bwrap",
                "--feedback", "full", "--json", *extra]
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300)
