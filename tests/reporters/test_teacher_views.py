@@ -122,7 +122,7 @@ def test_the_running_pairs_fit_an_80_column_terminal_cutting_names_not_times() -
 def test_ctrl_c_after_force_counts_this_run_and_does_not_say_the_same_command() -> None:
     forced = str(Interrupted(2, 12, 40, forced=True))
     assert "12 of 40 pairs were judged again" in forced and "same command" not in forced
-    assert "run without --force to keep those" in forced
+    assert "run the command again without --force to judge the other 28" in forced
     assert "run the same command again" in str(Interrupted(2, 12, 40, forced=False))
 
 
