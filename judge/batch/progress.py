@@ -1,6 +1,8 @@
 """The progress bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, a
-running count per verdict, and the pairs running now with how long each has run (the oldest two, then "+N"), so a
-slow pair is named instead of freezing the bar. Time left is only estimated while pairs are waiting: once every
+running count per verdict, and below it the pairs running now with how long each has run (the oldest two, then "+N"),
+so a slow pair is named instead of freezing the bar. That line is fitted to the terminal's width: a name is cut
+(with "…") before a time is, and one pair is shown instead of two when two do not fit; a line that wrapped would
+leave a copy of itself on the screen at every redraw. Time left is only estimated while pairs are waiting: once every
 pair left is running, the rate of the finished ones says nothing about them.
 
 It is only drawn for a person watching: not with `--quiet`, and not when stderr is not a terminal (a log file or
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -36,6 +39,9 @@ from judge.inert import for_terminal
 from judge.verdicts import Verdict
 
 SHOWN_RUNNING = 2
+RUNNING_PREFIX = "running: "
+MIN_NAME_CELLS = 8
+"""Below this many cells per name, one running pair is shown instead of two."""
 
 
 class _RateColumn(ProgressColumn):
@@ -69,28 +75,49 @@ class _Running:
     tests: int
     time_limit: float | None
 
-    def describe(self, now: float) -> str:
+    def times(self, now: float) -> str:
+        """How long it has run, against what bounds it: `1m05s (44 tests, 1 s limit each)`."""
         seconds = int(now - self.started)
         elapsed = f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds} s"
         limit = f", {self.time_limit:g} s limit each" if self.time_limit else ""
-        return f"{self.label} {elapsed} ({self.tests} tests{limit})"
+        return f"{elapsed} ({self.tests} tests{limit})"
 
 
-class _RunningColumn(ProgressColumn):
-    """The pairs running now, the longest-running first."""
+def running_line(running: Iterable[_Running], now: float, width: int) -> Text:
+    """The pairs running now, the longest-running first, in at most `width` cells (see the module's docstring)."""
+    oldest = sorted(running, key=lambda entry: entry.started)
+    for shown in range(min(SHOWN_RUNNING, len(oldest)), 0, -1):
+        times = [entry.times(now) for entry in oldest[:shown]]
+        more = f" +{len(oldest) - shown}" if len(oldest) > shown else ""
+        fixed = cell_len(RUNNING_PREFIX + more) + sum(cell_len(f" {each}") for each in times) + 2 * (shown - 1)
+        room = (width - fixed) // shown
+        if room >= MIN_NAME_CELLS or shown == 1:
+            names = [_cut(entry.label, max(room, 1)) for entry in oldest[:shown]]
+            pairs = ", ".join(f"{name} {each}" for name, each in zip(names, times, strict=True))
+            return Text(f"{RUNNING_PREFIX}{pairs}{more}", style="progress.description", no_wrap=True, overflow="crop")
+    return Text("")
 
-    def __init__(self, running: dict[Pair, _Running]) -> None:
-        super().__init__()
-        self._running = running
 
-    def render(self, task: Task) -> Text:
-        if not self._running:
-            return Text("")
-        now = time.monotonic()
-        oldest = sorted(self._running.values(), key=lambda entry: entry.started)
-        shown = ", ".join(entry.describe(now) for entry in oldest[:SHOWN_RUNNING])
-        more = f" +{len(oldest) - SHOWN_RUNNING}" if len(oldest) > SHOWN_RUNNING else ""
-        return Text(f"running: {shown}{more}", style="progress.description")
+def _cut(name: str, cells: int) -> str:
+    """`name` in at most `cells` terminal cells, ending in "…" when cut (a wide character counts two)."""
+    if cell_len(name) <= cells:
+        return name
+    text = Text(name)
+    text.truncate(cells, overflow="ellipsis")
+    return text.plain
+
+
+class _BarAndRunning(Progress):
+    """rich's bar, and under it the line of the running pairs, fitted to the console's width at every redraw."""
+
+    def __init__(self, *columns: ProgressColumn, running: dict[Pair, _Running], console: Console) -> None:
+        self._running = running  # before rich's __init__, which may draw
+        super().__init__(*columns, console=console, transient=False)
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        if self._running:
+            yield running_line(self._running.values(), time.monotonic(), self.console.width)
 
 
 class _TimeLeftColumn(TimeRemainingColumn):
@@ -127,16 +154,15 @@ class BatchProgress:
         self._progress: Progress | None = None
         if not enabled or total == 0:
             return
-        self._progress = Progress(
+        self._progress = _BarAndRunning(
             TextColumn(label),
             BarColumn(),
             MofNCompleteColumn(),
             _RateColumn(unit),
             _TimeLeftColumn(self._running),
             _VerdictsColumn(),
-            _RunningColumn(self._running),
+            running=self._running,
             console=console or Console(stderr=True),
-            transient=False,
         )
         self._task = self._progress.add_task(label, total=total, counts=self._counts)
 

@@ -104,7 +104,7 @@ def grade_command(
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
-    or whose source, problem or judge version changed.
+    or whose source, problem or judge version changed (or that a stopped --force run did not reach).
     """
     if jobs is not None and scheduler is not None:
         raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")

@@ -63,10 +63,10 @@ class Interrupted(Exception):
     """The run was stopped by Ctrl-C or SIGTERM (`signal_number`); the message says how far it got."""
 
     def __init__(self, signal_number: int, stored: int, total: int, *, forced: bool) -> None:
-        if forced:
+        if forced:  # the pairs it did not reach stay listed in the store's judge_again: a plain run resumes
             message = (
-                f"interrupted: {stored} of {total} pairs were judged again; the others keep their earlier "
-                f"results: run without --force to keep those, or with --force to judge every pair again"
+                f"interrupted: {stored} of {total} pairs were judged again; run the command again without --force "
+                f"to judge the other {total - stored} (with --force it starts over)"
             )
         else:
             message = (
@@ -107,8 +107,10 @@ def judge_missing(
     """Judge the tasks with no current result in the store, storing each as it arrives: the gradebook of every
     stored result, and how many tasks were judged."""
     with ResultStore(request.out_dir) as store:
+        todo = stale_tasks(tasks, store.results(), force=request.force)
+        if request.force:
+            store.judge_again(task.pair for task in todo)
         stored = store.results()  # read once: every result judged now is added as it is written
-        todo = stale_tasks(tasks, stored, force=request.force)
         if todo:
             progress = BatchProgress(
                 len(todo),
@@ -118,32 +120,15 @@ def judge_missing(
                 time_limits={pid: problem.spec.time_limit for pid, problem in problems.items()},
             )
 
-            judged_now: set[Pair] = set()
-
             def keep(finished: Finished) -> None:
                 stored[finished.task.pair] = store.record(finished.task, finished.outcome)
-                judged_now.add(finished.task.pair)
 
             try:
                 run_batch(todo, request.executor, progress, keep, expected=previous_seconds(stored))
             except Stopped as stop:
-                raise Interrupted(
-                    stop.signal_number,
-                    _current(tasks, stored, judged_now, force=request.force),
-                    len(tasks),
-                    forced=request.force,
-                ) from None
+                current = len(tasks) - len(stale_tasks(tasks, stored, force=False))
+                raise Interrupted(stop.signal_number, current, len(tasks), forced=request.force) from None
         return Gradebook.build(problems, class_folder, stored, partial=request.partial), len(todo)
-
-
-def _current(
-    tasks: Sequence[SubmissionTask], stored: Mapping[Pair, StoredResult], judged_now: set[Pair], *, force: bool
-) -> int:
-    """How many pairs have a result that counts: with --force only those judged again in this run (the others
-    hold results from before it), else every stored one that is up to date."""
-    if force:
-        return len(judged_now)
-    return len(tasks) - len(stale_tasks(tasks, stored, force=False))
 
 
 def previous_seconds(stored: Mapping[Pair, StoredResult]) -> Estimate:

@@ -7,7 +7,9 @@ upsert, so a task that an executor ran twice (a lost worker) still leaves exactl
 
 A row remembers what it depends on (`Fingerprint`); the next run judges a pair again only when it has no row,
 when the source, the problem's judging files or the judge's version changed, or when it was JE (the judge
-failed, which says nothing about the student, so it is worth retrying).
+failed, which says nothing about the student, so it is worth retrying). A `--force` run first lists every pair it
+will judge in `judge_again`, and each result it records takes its pair off the list, so a forced run that was
+stopped is resumed by a plain run like any other: what it did not reach is judged, what it did is kept.
 
 Names come from the class folder, and a name that is not UTF-8 reaches Python as a str with lone surrogates
 (`\\udcff` for the byte 0xff), which sqlite3 cannot encode. Such text is stored as a BLOB of its UTF-8 encoding with
@@ -20,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,6 +58,13 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (student, problem_id)
 )
 """
+_JUDGE_AGAIN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS judge_again (  -- pairs a --force run has still to judge (see the module's docstring)
+    student        TEXT NOT NULL,
+    problem_id     TEXT NOT NULL,
+    PRIMARY KEY (student, problem_id)
+)
+"""
 
 
 @dataclass(frozen=True)
@@ -85,10 +95,12 @@ class StoredResult:
     error: str
     worker: str
     judged_at: str
+    to_judge_again: bool = False
+    """A --force run was asked to judge it and stopped before it did."""
 
     def is_current(self, fingerprint: Fingerprint) -> bool:
         """True when this row can be reused for a submission with `fingerprint`."""
-        return self.fingerprint == fingerprint and self.verdict is not Verdict.JE
+        return self.fingerprint == fingerprint and self.verdict is not Verdict.JE and not self.to_judge_again
 
 
 class ResultStore:
@@ -117,6 +129,7 @@ class ResultStore:
             self._connection.execute("PRAGMA journal_mode=WAL")
             self._connection.execute("PRAGMA synchronous=NORMAL")
             self._connection.execute(_SCHEMA)
+            self._connection.execute(_JUDGE_AGAIN_SCHEMA)
             self._connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._connection.commit()
         except sqlite3.DatabaseError as error:
@@ -137,6 +150,10 @@ class ResultStore:
                 "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
                 " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
             ).fetchall()
+            again = {
+                (_text(student), _text(problem_id))
+                for student, problem_id in self._connection.execute("SELECT student, problem_id FROM judge_again")
+            }
         stored = {}
         for row in rows:
             (
@@ -166,8 +183,20 @@ class ResultStore:
                 error=_text(error),
                 worker=_text(worker),
                 judged_at=judged_at,
+                to_judge_again=(student, problem_id) in again,
             )
         return stored
+
+    def judge_again(self, pairs: Iterable[Pair]) -> None:
+        """A --force run starts: `pairs` count as stale until each is recorded again (the list of an earlier forced
+        run is replaced)."""
+        with writing_into(self.out_dir):
+            self._connection.execute("DELETE FROM judge_again")
+            self._connection.executemany(
+                "INSERT OR IGNORE INTO judge_again VALUES (?, ?)",
+                [(_stored(student), _stored(problem_id)) for student, problem_id in pairs],
+            )
+            self._connection.commit()
 
     def record(self, task: SubmissionTask, outcome: SubmissionOutcome) -> StoredResult:
         """Write (or replace) the pair's row and commit, so it survives whatever happens next; the row as
@@ -216,6 +245,10 @@ class ResultStore:
                 _stored(outcome.worker),
                 judged_at,
             ),
+        )
+        self._connection.execute(
+            "DELETE FROM judge_again WHERE student = ? AND problem_id = ?",
+            (_stored(task.student), _stored(task.problem.problem_id)),
         )
         self._connection.commit()
 

@@ -248,3 +248,32 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_the_results(tmp_path: Path
     started.append(rerun)
     _, stderr = rerun.communicate(timeout=120)
     assert rerun.returncode == 0 and _summary(stderr) == (len(SLOW_CLASS) - stored, stored)
+
+
+def test_a_forced_run_stopped_by_ctrl_c_is_resumed_by_a_plain_run(tmp_path: Path, problems: Path,
+                                                                   started: list) -> None:
+    root = write_class(tmp_path / "class", SLOW_CLASS)
+    out = tmp_path / "out"
+    assert judge_main("grade", problems, root, "--out", out, "-q", "-j", "2") == 0
+    before = stored_rows(out)
+    forced = grade_process(problems, root, "--out", out, "-j", "2", "--force")
+    started.append(forced)
+    deadline = time.monotonic() + 60
+    while sum(stored_rows(out)[pair] != before[pair] for pair in before) < 2:
+        assert forced.poll() is None and time.monotonic() < deadline, forced.communicate()
+        time.sleep(0.05)
+    forced.send_signal(signal.SIGINT)
+    _, stderr = forced.communicate(timeout=30)
+    again = {pair for pair, row in stored_rows(out).items() if row != before[pair]}
+    assert forced.returncode == 130, stderr
+    assert "same command" not in stderr and "run the command again without --force" in stderr
+    assert f"{len(again)} of {len(SLOW_CLASS)} pairs were judged again" in stderr
+    assert len(again) < len(SLOW_CLASS)
+
+    rerun = grade_process(problems, root, "--out", out, "-j", "2")
+    started.append(rerun)
+    _, stderr = rerun.communicate(timeout=120)
+    assert rerun.returncode == 0, stderr
+    assert _summary(stderr) == (len(SLOW_CLASS) - len(again), len(again))  # exactly what the forced run missed
+    final = stored_rows(out)
+    assert all(final[pair] != before[pair] for pair in before)

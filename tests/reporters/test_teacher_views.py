@@ -59,7 +59,8 @@ def test_fail_fast_says_where_it_stopped() -> None:
     for case in cases:
         view.judged(case)
     view.finish(header(15).result(Verdict.WA, cases))
-    assert "12/13 tests passed (stopped at test 13 of 15: 2 not run)" in stream.getvalue()
+    shown = stream.getvalue()
+    assert "stopped at test 13 of 15: 12 passed, 2 not run" in shown and "12/13" not in shown
 
 
 class _Terminal(io.StringIO):
@@ -99,10 +100,29 @@ def test_the_bar_names_the_running_pairs_with_their_time() -> None:
     assert "-:--:--" in drawn  # one pair left and it is running: no estimate from the others' rate
 
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def test_the_running_pairs_fit_an_80_column_terminal_cutting_names_not_times() -> None:
+    output = io.StringIO()
+    console = Console(file=output, force_terminal=True, width=80)
+    tasks = [SubmissionTask(f"student-with-a-rather-long-name-{n}", f"s{n}/2580.py", SourceFile("2580.py", b""),
+                            ProblemPack("2580", (), 44), RunOptions()) for n in (1, 2)]
+    with BatchProgress(3, enabled=True, console=console, time_limits={"2580": 1.0}) as progress:
+        for task in tasks:
+            progress.started(task)
+        progress._progress.refresh()
+        drawn = ANSI.sub("", output.getvalue())
+    lines = [line for line in re.split(r"[\r\n]", drawn) if line.strip()]
+    assert all(len(line) <= 80 for line in lines), lines
+    running = [line for line in lines if line.startswith("running: ")]
+    assert running and all("… 0 s (44 tests, 1 s limit each)" in line for line in running), lines
+
+
 def test_ctrl_c_after_force_counts_this_run_and_does_not_say_the_same_command() -> None:
     forced = str(Interrupted(2, 12, 40, forced=True))
     assert "12 of 40 pairs were judged again" in forced and "same command" not in forced
-    assert "run without --force to keep those" in forced
+    assert "run the command again without --force to judge the other 28" in forced
     assert "run the same command again" in str(Interrupted(2, 12, 40, forced=False))
 
 

@@ -124,12 +124,7 @@ class TextView:
             self._print(for_terminal(hint), "yellow")
         overall = f"result: {self._verdict(result.verdict)}"
         if result.verdict is not Verdict.CE:  # no test ran: a count would read as "0 of 0 passed"
-            overall += f"  {result.passed}/{len(result.cases)} tests passed"
-            if len(result.cases) < len(self._tests):  # --fail-fast stopped early
-                overall += (
-                    f" (stopped at test {len(result.cases)} of {len(self._tests)}: "
-                    f"{len(self._tests) - len(result.cases)} not run)"
-                )
+            overall += "  " + _count(result.passed, len(result.cases), len(self._tests))
         if result.score is not None:
             overall += "  " + styled(f"score {result.score_shown}", "bold", self._colour)
         self._print(overall)
@@ -220,6 +215,14 @@ class _Ticker:
     def stop(self) -> None:
         self._stopped.set()
         self._thread.join()
+
+
+def _count(passed: int, judged: int, tests: int) -> str:
+    """How many tests passed; where --fail-fast stopped, out of all the tests (`12/13 tests passed` read as if
+    the problem had 13 tests)."""
+    if judged < tests:
+        return f"stopped at test {judged} of {tests}: {passed} passed, {tests - judged} not run"
+    return f"{passed}/{judged} tests passed"
 
 
 def report(result: SubmissionResult, stream: TextIO) -> None:
