@@ -6,7 +6,9 @@ Codeforces Polygon testlib checker.
 
 Package protocol: exit 42 is AC, 43 is WA, anything else the judge's failure (JE); `teammessage.txt` (else
 `judgemessage.txt`) in the feedback folder is the message, and on AC a `score.txt` (one non-negative number) is
-the test's score on a scored problem, in place of accept_score (checkers/points.py). Testlib protocol: exit 0 AC,
+the test's score on a scored problem, in place of accept_score (checkers/points.py); on a multi-pass problem the
+feedback folder is kept from one pass to the next and a `nextpass.in` there is the next pass's input
+(`take_next_pass`; judging/case.py runs the passes). Testlib protocol: exit 0 AC,
 1 WA, 2 PE, 3 the checker's own failure (JE), 7 partial points: testlib's `quitp` prints `points <value>
 <message>` on stderr; the test stays WA (partial is not AC, as in Polygon) and its score is the value, absolute as
 testlib means it, in place of reject_score; its stderr is the message. The source is compiled once per machine
@@ -19,7 +21,9 @@ code is JE, never the student's verdict.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
+import stat
 from pathlib import Path
 
 from judge.checkers.base import CheckResult
@@ -36,6 +40,7 @@ PACKAGE, TESTLIB = "package", "testlib"
 MESSAGE_CHARS = 500
 FEEDBACK_FILES = ("teammessage.txt", "judgemessage.txt")
 SCORE_FILE = "score.txt"
+NEXT_PASS_FILE = "nextpass.in"
 PACKAGE_EXITS = {42: Verdict.AC, 43: Verdict.WA}
 TESTLIB_EXITS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.WA}
 TESTLIB_FAIL, TESTLIB_POINTS = 3, 7
@@ -96,8 +101,10 @@ class ProgramChecker:
     def limits(self) -> Limits:
         return self._limits
 
-    def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult:
-        spec = self.prepare(input=input, output=output, answer=answer)
+    def __call__(self, *, input: bytes, output: bytes, answer: bytes, next_pass: bool = False) -> CheckResult:
+        """The verdict on one output; `next_pass`: a later pass of the same test, whose feedback folder the
+        validator finds as the pass before left it."""
+        spec = self.prepare(input=input, output=output, answer=answer, next_pass=next_pass)
         return self.conclude(self.run(spec, self._limits))
 
     def run(self, spec: RunSpec, limits: Limits) -> RunStats:
@@ -105,12 +112,18 @@ class ProgramChecker:
         problem programs."""
         return self._programs.run(spec, limits)
 
-    def prepare(self, *, input: bytes, output: bytes, answer: bytes) -> RunSpec:
+    def prepare(self, *, input: bytes, output: bytes, answer: bytes, next_pass: bool = False) -> RunSpec:
         """The run of this checker on one test (its case folder written): the output arrives on stdin. An
-        interactive problem replaces that stdin (and the stdout) with pipes to the submission."""
+        interactive problem replaces that stdin (and the stdout) with pipes to the submission. A `next_pass`
+        keeps the feedback folder, as the format promises a multi-pass validator."""
         program, case = self._program, self._case
-        shutil.rmtree(case)
-        (case / "feedback").mkdir(parents=True)
+        if next_pass:
+            self._feedback_folder()  # still a folder of its own, not a link the validator put in its place
+            for name in ("input", "answer", "output"):
+                (case / name).unlink(missing_ok=True)
+        else:
+            shutil.rmtree(case)
+            (case / "feedback").mkdir(parents=True)
         for name, data in (("input", input), ("answer", answer), ("output", output)):
             (case / name).write_bytes(data)
         team_output = program.scratch / "checker-team.out"
@@ -135,6 +148,31 @@ class ProgramChecker:
         if self._protocol == PACKAGE:
             return self._package_result(code, stats.stderr_tail)
         return self._testlib_result(code, stats.stderr_tail)
+
+    def take_next_pass(self, target: Path) -> bool:
+        """Move the `nextpass.in` the last run wrote (a multi-pass validator asking for another pass) to `target`,
+        out of the feedback folder, as the format removes it before the next pass; False when there is none."""
+        path = self._feedback_folder() / NEXT_PASS_FILE
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            return False
+        except OSError as error:
+            raise JudgeFailure(f"{self._label}: cannot read its {NEXT_PASS_FILE} ({error.strerror})") from None
+        with open(descriptor, "rb") as source:
+            if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+                raise JudgeFailure(f"{self._label}: its {NEXT_PASS_FILE} is not a regular file")
+            target.unlink(missing_ok=True)  # a new file, not an overwritten one: see execute._new_file
+            with open(target, "xb") as copy:
+                shutil.copyfileobj(source, copy)
+        path.unlink()
+        return True
+
+    def _feedback_folder(self) -> Path:
+        folder = self._case / "feedback"
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            raise JudgeFailure(f"{self._label}: replaced its feedback folder with something else")
+        return folder
 
     def _package_result(self, code: int | None, stderr: str) -> CheckResult:
         verdict = PACKAGE_EXITS.get(code if code is not None else -1)

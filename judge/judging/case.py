@@ -1,11 +1,15 @@
 """One test case of a submission: run the program, classify how it ended, check what it printed, and the short diff
 a failed case shows. `judge_case` is the boundary: whatever fails around the case on the judge's side is that
 case's JE (failures.py), never the whole submission's. An interactive problem's case runs the submission and the
-validator together (interactive.py).
+validator together (interactive.py). A multi-pass problem's case runs the submission again while its output
+validator accepts and writes the next pass's input (`nextpass.in`), up to the problem's passes; the first pass
+that is not accepted decides, and a validator asking for a pass more than that, or writing the next input while
+rejecting, is the problem's JE, as the format says.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from pathlib import Path
 from typing import Any
@@ -60,6 +64,8 @@ def run_test(session: Session, test: TestCase) -> tuple[dict[str, Any], Classifi
 def _run_case(session: Session, test: TestCase) -> CaseResult:
     if session.problem.interactive:
         return _interactive_case(session, test)
+    if session.problem.passes > 1:
+        return _multi_pass_case(session, test)
     measured, failure, output_path = run_test(session, test)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
@@ -69,6 +75,49 @@ def _run_case(session: Session, test: TestCase) -> CaseResult:
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
     diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
+
+
+def _multi_pass_case(session: Session, test: TestCase) -> CaseResult:
+    """One test of a multi-pass problem: pass after pass, each reading the input the validator wrote on the one
+    before, each under the full limits. The case's times and memory are its costliest pass's (the limits are
+    per pass); its message names the pass that decided."""
+    checker, passes = session.checker, session.problem.passes
+    if not isinstance(checker, ProgramChecker):
+        raise JudgeFailure(f"{session.problem.root}: a multi-pass problem needs an output validator program")
+    answer = test.answer_path.read_bytes()
+    next_input = session.program.scratch / "pass.in"
+    runs: list[dict[str, Any]] = []
+    current = test
+    for number in range(1, passes + 1):
+        measured, failure, output_path = run_test(session, current)
+        runs.append(measured)
+        if failure is not None:
+            return _passes_result(test, runs, failure.verdict, f"pass {number}: {failure.message}")
+        checked = checker(
+            input=current.input_path.read_bytes(), output=output_path.read_bytes(), answer=answer, next_pass=number > 1
+        )
+        asked = checker.take_next_pass(next_input)
+        if asked and checked.verdict is not Verdict.AC:
+            raise JudgeFailure(f"the output validator wrote nextpass.in on pass {number} but did not accept (exit 42)")
+        if checked.verdict is not Verdict.AC:
+            return _passes_result(test, runs, checked.verdict, f"pass {number}: {checked.message}", checked.score)
+        if not asked:
+            said = f"accepted on pass {number}" + (f": {checked.message}" if checked.message else "")
+            return _passes_result(test, runs, Verdict.AC, said, checked.score)
+        current = dataclasses.replace(test, input_path=next_input)
+    raise JudgeFailure(
+        f"the output validator wrote nextpass.in on pass {passes}, the last one (limits.validation_passes: {passes})"
+    )
+
+
+def _passes_result(
+    test: TestCase, runs: list[dict[str, Any]], verdict: Verdict, message: str, score: float | None = None
+) -> CaseResult:
+    """A multi-pass case's result: `verdict` and `message`, with the largest times and memory of its passes."""
+    costliest = {key: max(run[key] for run in runs) for key in ("cpu_seconds", "wall_seconds", "peak_mib")}
+    return CaseResult(
+        name=test.name, is_sample=test.is_sample, verdict=verdict, message=message, score=score, **costliest
+    )
 
 
 def _run_spec(session: Session, test: TestCase) -> RunSpec:

@@ -71,6 +71,23 @@ class TestCase:
 
 
 @dataclass(frozen=True)
+class ValidatorArgs:
+    """The arguments a test's group gives its input validators (a package's `input_validator_args`): the same
+    ones for every validator, or some per validator name; a validator named nowhere gets none."""
+
+    every: tuple[str, ...] = ()
+    by_name: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def for_validator(self, path: Path) -> tuple[str, ...]:
+        """The arguments of the validator at `path`, named as the format names a program: its file or folder
+        name (with or without the extension, as packages write both)."""
+        if not self.by_name:
+            return self.every
+        named = dict(self.by_name)
+        return named.get(path.name, named.get(path.stem, ()))
+
+
+@dataclass(frozen=True)
 class TimeRule:
     """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
     submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
@@ -113,9 +130,12 @@ class Problem:
     time_limit_pending: the package gives no time limit, so it is still to be derived by that rule (spec.time_limit
     is then only the ceiling used to measure the accepted submissions). generated: files the judge made for the
     problem (a derived `.timelimit`), packed as if they were in the folder. input_validators: a package's
-    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid). scoring:
+    validator programs (files or folders) that `judge verify` runs on every input (exit 42 = valid), with each
+    test's `input_validator_args` (by test name; a test not named gets none). scoring:
     the groups that grade a scored problem (scoring.py); None for pass-fail. interactive: the checker (a
-    program) talks with the submission while it runs (judge/judging/interactive.py). unused_keys: keys of a
+    program) talks with the submission while it runs (judge/judging/interactive.py). passes: how many times a
+    test may run the submission (a multi-pass package's `limits.validation_passes`; 1 for every other problem),
+    each pass's input written by the output validator of the one before (judge/judging/case.py). unused_keys: keys of a
     package's problem.yaml and group settings that the specification defines and judge does not use, each once
     (`judge verify` lists them).
     """
@@ -128,8 +148,10 @@ class Problem:
     time_rule: TimeRule | None = None
     time_limit_pending: bool = False
     input_validators: tuple[Path, ...] = ()
+    input_validator_args: Mapping[str, ValidatorArgs] = field(default_factory=dict)
     scoring: ScoreGroup | None = None
     interactive: bool = False
+    passes: int = 1
     generated: tuple[tuple[str, bytes], ...] = ()
     boj_java_main: bool = True
     """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
@@ -138,6 +160,12 @@ class Problem:
     @property
     def id(self) -> str:
         return self.spec.id
+
+    @property
+    def answers_are_outputs(self) -> bool:
+        """Whether each .ans is an output the checker can judge (`judge verify` checks it so): not when the
+        submission talks with the validator, nor when a test runs it more than once, as the format says."""
+        return not self.interactive and self.passes == 1
 
     @property
     def custom_checker_path(self) -> Path:

@@ -40,15 +40,17 @@ def run_validator(programs: ProblemPrograms, validator: Path, test_input: Path, 
 
 @dataclass(frozen=True)
 class InputValidator:
-    """One compiled input validator of a package, with the label reports use for it."""
+    """One compiled input validator of a package (at `path`, whose name a group's arguments may be given for),
+    with the label reports use for it."""
 
     label: str
+    path: Path
     program: Program
     programs: ProblemPrograms
 
     @classmethod
     def build(cls, path: Path, label: str, programs: ProblemPrograms, scratch: Path, index: int) -> InputValidator:
-        return cls(label, programs.build(path, label, scratch, scratch / f"input-validator-{index}"), programs)
+        return cls(label, path, programs.build(path, label, scratch, scratch / f"input-validator-{index}"), programs)
 
     def __call__(self, test_input: Path, flags: tuple[str, ...] = ()) -> ValidatorVerdict:
         program, limits = self.program, self.programs.limits

@@ -1,5 +1,6 @@
 """A problem's test data checked before any submission is judged: the validator accepts every .in, every input
-validator of a package accepts it too, and the checker accepts every .ans as an answer to its own input."""
+validator of a package accepts it too (given the test's group's `input_validator_args`), and the checker accepts
+every .ans as an answer to its own input (where a .ans is an output: not on interactive or multi-pass problems)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
-from judge.problems.model import Problem, TestCase
+from judge.problems.model import Problem, TestCase, ValidatorArgs
 from judge.programs.runs import ProblemPrograms
 from judge.programs.validators import InputValidator, run_validator
 from judge.runner.sandbox import scratch_folder
@@ -39,9 +40,10 @@ def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDat
                 for test in problem.tests:
                     try:
                         check = _check_test(
-                            problem.id, test, validator, programs, checker, scratch, problem.interactive
+                            problem.id, test, validator, programs, checker, scratch, problem.answers_are_outputs
                         )
-                        checks.append(_with_input_validators(check, test, input_validators))
+                        args = problem.input_validator_args.get(test.name, ValidatorArgs())
+                        checks.append(_with_input_validators(check, test, input_validators, args))
                     except JUDGE_FAILURES as error:
                         checks.append(TestDataCheck(problem.id, test.name, False, reason(error)))
     except JUDGE_FAILURES as error:  # before any test: the scratch folder, or starting checker.py
@@ -66,9 +68,11 @@ def _input_validators(
     return validators
 
 
-def _with_input_validators(check: TestDataCheck, test: TestCase, programs: list[InputValidator]) -> TestDataCheck:
-    """`check` with every input validator's verdict on the test's input added."""
-    verdicts = [program(test.input_path) for program in programs]
+def _with_input_validators(
+    check: TestDataCheck, test: TestCase, programs: list[InputValidator], args: ValidatorArgs
+) -> TestDataCheck:
+    """`check` with every input validator's verdict on the test's input, given its arguments, added."""
+    verdicts = [program(test.input_path, args.for_validator(program.path)) for program in programs]
     failed = [verdict.message for verdict in verdicts if not verdict.legal]
     if not failed:
         return check
@@ -83,14 +87,14 @@ def _check_test(
     programs: ProblemPrograms,
     checker: Checker,
     scratch: Path,
-    interactive: bool = False,
+    answers_are_outputs: bool = True,
 ) -> TestDataCheck:
     details, ok = [], True
     if validator is not None:
         verdict = run_validator(programs, validator, test.input_path, scratch)
         ok = verdict.legal
         details.append(verdict.message)
-    if interactive:  # the validator talks with a submission; it has no output file to judge the .ans as
+    if not answers_are_outputs:  # the validator talks with a submission, or writes its next input: no .ans to judge
         return TestDataCheck(problem_id, test.name, ok, "; ".join(detail for detail in details if detail))
     answer = test.answer_path.read_bytes()
     try:

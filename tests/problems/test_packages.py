@@ -130,7 +130,7 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
     ("name: X\n", {"data/secret/testdata.yaml": "on_rejct: grade\n"}, "testdata.yaml: on_rejct: unknown key"),
     ("name: X\n", {"submissions/accepted/a.py": "# @EXPECTED_RESULTS@: MAYBE\n"}, "unknown result 'MAYBE'"),
     ("problem_format_version: 2023-07-draft\ntype: interactive\n", {}, "type: interactive needs an output validator"),
-    ("problem_format_version: 2023-07-draft\ntype: multi-pass\n", {}, "type: multi-pass problems are not supported"),
+    ("problem_format_version: 2023-07-draft\ntype: submit-answer\n", {}, "type: submit-answer problems are not supported"),
     ("validation: custom\n", {}, "problem.yaml: validation: custom, but there is no output_validators/<name>/ folder"),
     ("validation: custom\n", {"output_validators/a/v.py": "\n", "output_validators/b/v.py": "\n"},
      "output_validators: 2 output validators; judge runs one"),

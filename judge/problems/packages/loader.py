@@ -1,8 +1,9 @@
 """A problem package as a `Problem`: our ProblemSpec filled from the package's problem.yaml, data/ and limits.
 
-What judge cannot do yet with a package is refused here, at loading, with one line saying what: interactive,
-multi-pass and submit-answer problems, more than one custom output validator, and groups whose
-output validator flags differ from the rest.
+What judge cannot do yet with a package is refused here, at loading, with one line saying what: submit-answer
+problems, interactive multi-pass ones, more than one custom output validator, and groups whose output validator
+flags differ from the rest. A multi-pass problem runs each test up to `limits.validation_passes` times (2 by
+default), a key only a multi-pass problem may give.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from judge.problems.packages.timing import (
 from judge.problems.packages.validator_flags import default_checker, split_flags
 from judge.schema_errors import first_error
 
-UNSUPPORTED_TYPES = ("multi-pass", "submit-answer")
+UNSUPPORTED_TYPES = ("submit-answer",)
+MULTI_PASS = "multi-pass"
+DEFAULT_PASSES = 2
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
 INPUT_VALIDATORS_FOLDER = "input_validators"
 
@@ -46,8 +49,10 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         raise SpecError(f"{spec_path}: {first_error(error)}") from None
     _check_version_keys(spec_path, spec, raw)
     _refuse_unsupported(root, spec)
+    passes = _passes(spec_path, spec)
     flags = split_flags(spec.validator_flags)
-    data = load_tests(root, flags, legacy=spec.legacy)
+    input_validators = _input_validators(root)
+    data = load_tests(root, flags, legacy=spec.legacy, input_validators=input_validators)
     checker = _checker(root, spec, _shared_flags(root, data.tests))
     seconds, timelimit_file = given_time_limit(root, spec)
     source_limit = spec.limits.code or DEFAULT_CODE_KIB
@@ -68,6 +73,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         tests=tuple(test.case for test in data.tests),
         scoring=data.groups if "scoring" in spec.types else None,
         interactive="interactive" in spec.types,
+        passes=passes,
         references=package_references(root, source_limit * 1024, legacy=spec.legacy),
         extra_files=(
             *data.settings_files,
@@ -76,7 +82,8 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         ),
         time_rule=time_rule(spec),
         time_limit_pending=seconds is None,
-        input_validators=_input_validators(root),
+        input_validators=input_validators,
+        input_validator_args={test.case.name: test.input_validator_args for test in data.tests},
         boj_java_main=False,
         unused_keys=(*(f"{key} ({SPEC_FILE})" for key in spec.unused_keys), *data.unused_keys),
     )
@@ -106,6 +113,25 @@ def _refuse_unsupported(root: Path, spec: PackageSpec) -> None:
     for kind in UNSUPPORTED_TYPES:
         if kind in spec.types:
             raise SpecError(f"{spec_path}: type: {kind} problems are not supported by judge yet")
+    if {MULTI_PASS, "interactive"} <= spec.types:
+        raise SpecError(
+            f"{spec_path}: type: interactive multi-pass problems are not supported by judge yet (multi-pass alone "
+            f"and interactive alone are)"
+        )
+
+
+def _passes(spec_path: Path, spec: PackageSpec) -> int:
+    """How many passes a test may take: `limits.validation_passes` (2 by default) on a multi-pass problem, one on
+    any other, where the key is a mistake (the specification allows it only on multi-pass problems)."""
+    given = spec.limits.validation_passes
+    if MULTI_PASS not in spec.types:
+        if given is not None:
+            raise SpecError(
+                f"{spec_path}: limits.validation_passes: only a multi-pass problem has passes; add multi-pass to "
+                f"type, or remove the key"
+            )
+        return 1
+    return given or DEFAULT_PASSES
 
 
 def _input_validators(root: Path) -> tuple[Path, ...]:
@@ -137,8 +163,9 @@ def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSp
     package's validation limits."""
     folder = _validator_folder(root, spec)
     if folder is None:
-        if "interactive" in spec.types:
-            raise SpecError(f"{root / SPEC_FILE}: type: interactive needs an output validator (output_validator/)")
+        for kind in ("interactive", MULTI_PASS):
+            if kind in spec.types:
+                raise SpecError(f"{root / SPEC_FILE}: type: {kind} needs an output validator (output_validator/)")
         return default_checker(flags, root / SPEC_FILE)
     options: dict[str, float | int | str | bool] = {
         "path": folder.relative_to(root).as_posix(),

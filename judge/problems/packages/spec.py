@@ -46,7 +46,7 @@ class PackageLimits(_Strict):
     validation_time: float | None = Field(default=None, gt=0)
     validation_memory: int | None = Field(default=None, gt=0)
     validation_output: int | None = Field(default=None, gt=0)
-    validation_passes: int | None = Field(default=None, gt=0)
+    validation_passes: int | None = Field(default=None, ge=2)
 
 
 class PackageSpec(_Strict):
@@ -120,6 +120,5 @@ UNUSED_JUDGING_KEYS = (
     "limits.compilation_time",
     "limits.compilation_memory",
     "limits.validation_output",
-    "limits.validation_passes",
 )
 """Keys that would change how a package is judged and that judge does not use: accepted, listed by verify."""

@@ -4,6 +4,11 @@ legacy format, `test_group.yaml` from 2023-07 on), inherited by the groups below
 
 Test names are their paths under data/ without the extension (`sample/1`, `secret/group1/03`), so samples are
 the tests whose names start with `sample`, as for our own problems.
+
+A group's arguments for its input validators (2025-09 `input_validator_args`: a list, or a map from validator
+name to a list; the 2023-07 drafts' strings split as a shell would; legacy `input_validator_flags`: a string, or
+`{name: validator, flags: string}`) are inherited like its output validator flags; a map naming no validator of
+the package is a mistake of the file.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from judge.errors import SpecError
 from judge.problems.files import file_inside, read_spec_mapping, resolve_inside
-from judge.problems.model import TestCase, natural_key
+from judge.problems.model import TestCase, ValidatorArgs, natural_key
 from judge.problems.packages.detect import DATA_FOLDER
 from judge.problems.packages.validator_flags import split_flags
 from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
@@ -31,6 +36,8 @@ USED_GROUP_KEYS = frozenset(
         "grader_flags",
         "output_validator_flags",
         "output_validator_args",
+        "input_validator_flags",
+        "input_validator_args",
         "accept_score",
         "reject_score",
         "scoring",
@@ -54,7 +61,7 @@ class GroupSettings(BaseModel):
     grader_flags: str | None = None
     input_validator_flags: str | dict[str, Any] | None = None
     output_validator_flags: str | dict[str, Any] | None = None
-    input_validator_args: str | list[str] | dict[str, Any] | None = None
+    input_validator_args: str | list[str | int | float] | dict[str, Any] | None = None  # YAML's [--max, 10]
     output_validator_args: str | list[str] | None = None
     accept_score: float | None = None
     reject_score: float | None = None
@@ -82,6 +89,19 @@ class GroupSettings(BaseModel):
             split_flags(str(value.get("flags", "")))
         return value
 
+    @field_validator("input_validator_flags", "input_validator_args")
+    @classmethod
+    def _input_args_split(cls, value: Any) -> Any:
+        """Every form must read as arguments (input_args says which forms there are)."""
+        if value is not None:
+            _validator_args(value)
+        return value
+
+    def input_args(self) -> ValidatorArgs | None:
+        """The input validators' arguments this group sets, or None to inherit them."""
+        value = self.input_validator_args if self.input_validator_args is not None else self.input_validator_flags
+        return None if value is None else _validator_args(value)
+
     @field_validator("accept_score", "reject_score", "max_score")
     @classmethod
     def _score_in_range(cls, value: Any) -> Any:
@@ -105,12 +125,31 @@ class GroupSettings(BaseModel):
         return split_flags(value) if isinstance(value, str) else tuple(value)
 
 
+def _validator_args(value: Any) -> ValidatorArgs:
+    """A group's input validator arguments in any of the forms the format versions define; ValueError (the
+    settings file's mistake) for any other."""
+    if isinstance(value, dict):
+        if set(value) == {"name", "flags"} and isinstance(value["name"], str):  # legacy: one validator's flags
+            return ValidatorArgs(by_name=((value["name"], _arguments(value["flags"])),))
+        return ValidatorArgs(by_name=tuple((str(name), _arguments(args)) for name, args in value.items()))
+    return ValidatorArgs(every=_arguments(value))
+
+
+def _arguments(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return split_flags(value)
+    if isinstance(value, list) and all(isinstance(item, str | int | float) for item in value):
+        return tuple(str(item) for item in value)
+    raise ValueError(f"arguments must be a list of strings (or one string), got {value!r}")
+
+
 @dataclass(frozen=True)
 class PackageTest:
-    """A test case and the output validator flags that apply to it (its group's, or the nearest ancestor's)."""
+    """A test case and the validator arguments that apply to it (its group's, or the nearest ancestor's)."""
 
     case: TestCase
     validator_flags: tuple[str, ...]
+    input_validator_args: ValidatorArgs = dataclasses.field(default_factory=ValidatorArgs)
 
 
 @dataclass(frozen=True)
@@ -130,18 +169,22 @@ class _Inherited:
     """What a group passes down to its subgroups."""
 
     flags: tuple[str, ...]
+    input_args: ValidatorArgs
     accept_score: float
     reject_score: float
     break_on_reject: bool
 
 
-def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
-    """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default)."""
+def load_tests(
+    root: Path, flags: tuple[str, ...], *, legacy: bool, input_validators: tuple[Path, ...] = ()
+) -> TestData:
+    """Every test under data/sample and data/secret with its flags (`flags`: problem.yaml's, the default) and its
+    input validators' arguments (a map of them may name only `input_validators`)."""
     data = root / DATA_FOLDER
     read: list[tuple[Path, GroupSettings]] = []
     tests: list[PackageTest] = []
     top = _settings(root, data, read)
-    inherited = _inherit(_Inherited(flags, 1.0, 0.0, False), top)
+    inherited = _inherit(_Inherited(flags, ValidatorArgs(), 1.0, 0.0, False), top)
     items: list[str | ScoreGroup] = []
     above = frozenset({resolve_inside(data, root, folder=True)})
     walk = _Walk(root, data, tests, read)
@@ -155,12 +198,30 @@ def load_tests(root: Path, flags: tuple[str, ...], *, legacy: bool) -> TestData:
                 items.append(walk.group(folder, inherited, above))
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
+    _check_validator_names(read, input_validators)
     return TestData(
         tuple(tests),
         _group("", tuple(items), inherited, top),
         tuple(path for path, _ in read),
         _unused_keys(root, read),
     )
+
+
+def _check_validator_names(read: list[tuple[Path, GroupSettings]], validators: tuple[Path, ...]) -> None:
+    """Arguments given to a validator the package does not have would be silently dropped: a typo, refused. A
+    copy of the package made for judging submissions has no validators to check the names against."""
+    if not validators:
+        return
+    names = {name for path in validators for name in (path.name, path.stem)}
+    for path, settings in read:
+        args = settings.input_args()
+        for name, _ in args.by_name if args is not None else ():
+            if name not in names:
+                have = ", ".join(sorted(path.name for path in validators))
+                raise SpecError(
+                    f"{path}: input validator arguments for {name!r}, which is not in input_validators/ "
+                    f"(it has {have}); name one of them"
+                )
 
 
 def _unused_keys(root: Path, read: list[tuple[Path, GroupSettings]]) -> tuple[str, ...]:
@@ -204,9 +265,8 @@ class _Walk:
                 for file in (path, answer):
                     file_inside(file, real, self.root)
                 name = path.relative_to(self.data).with_suffix("").as_posix()
-                self.tests.append(
-                    PackageTest(TestCase(name=name, input_path=path, answer_path=answer), inherited.flags)
-                )
+                case = TestCase(name=name, input_path=path, answer_path=answer)
+                self.tests.append(PackageTest(case, inherited.flags, inherited.input_args))
                 items.append(name)
         return _group(folder.relative_to(self.data).as_posix(), tuple(items), inherited, settings)
 
@@ -214,9 +274,10 @@ class _Walk:
 def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
     if settings is None:
         return parent
-    flags = settings.validator_flags()
+    flags, input_args = settings.validator_flags(), settings.input_args()
     return _Inherited(
         flags=parent.flags if flags is None else flags,
+        input_args=parent.input_args if input_args is None else input_args,
         accept_score=parent.accept_score if settings.accept_score is None else settings.accept_score,
         reject_score=parent.reject_score if settings.reject_score is None else settings.reject_score,
         break_on_reject=parent.break_on_reject if settings.on_reject is None else settings.on_reject == "break",
