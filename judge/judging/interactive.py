@@ -7,6 +7,8 @@ submission through `execute.run`, the validator through its `ProblemPrograms`), 
 its own, and each run kills everything it started: nothing of either survives the test. The
 validator's wall limit is its own plus the submission's, since it spends its time waiting for the submission.
 What the submission sends is capped by its output limit, as a file would be: the relay stops there.
+Each side's pipes reach its program past bwrap's own processes (`sandbox.pipes_past_the_wrapper`), so either side
+closing its output is an end of input for the other even while it goes on running.
 
 The verdict follows problemtools, with the submission's behaviour deciding the submission's verdict:
 - a submission that sent more than its output limit before the validator finished is OLE, whatever the
@@ -40,6 +42,7 @@ from judge.runner.classify import Classification, classify
 from judge.runner.containment.protocol import Containment
 from judge.runner.execute import RunSpec, RunStats
 from judge.runner.limits import MIB, Limits
+from judge.runner.sandbox import pipes_past_the_wrapper
 from judge.verdicts import Verdict
 
 SIGPIPE_EXIT = 128 + signal.SIGPIPE
@@ -72,8 +75,8 @@ def interact(
         validator.limits, wall_seconds=validator.limits.wall_seconds + limits.wall_seconds
     )
     to_submission, from_submission, to_validator, from_validator = os.pipe(), os.pipe(), os.pipe(), os.pipe()
-    program = dataclasses.replace(submission, stdin_fd=to_submission[0], stdout_fd=from_submission[1])
-    checker = dataclasses.replace(checker, stdin_fd=to_validator[0], stdout_fd=from_validator[1])
+    program = _piped(submission, to_submission[0], from_submission[1])
+    checker = _piped(checker, to_validator[0], from_validator[1])
     with ThreadPoolExecutor(max_workers=4, thread_name_prefix="interactive") as pool:
         validator_said = pool.submit(_relay, from_validator[0], to_submission[1])
         submission_said = pool.submit(_relay, from_submission[0], to_validator[1], limits.output_mib * MIB)
@@ -100,6 +103,11 @@ def interact(
     if submission_failure is not None:
         return Interaction(sub_stats, submission_failure.verdict, submission_failure.message)
     return Interaction(sub_stats, decided.verdict, decided.message, decided.score)
+
+
+def _piped(spec: RunSpec, stdin: int, stdout: int) -> RunSpec:
+    """`spec` reading `stdin` and writing `stdout` (pipe ends), which only its program holds."""
+    return dataclasses.replace(spec, argv=pipes_past_the_wrapper(spec.argv), stdin_fd=stdin, stdout_fd=stdout)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,3 @@
+import sys
+
+print(sum(int(word) for word in sys.stdin.read().split()), flush=True)

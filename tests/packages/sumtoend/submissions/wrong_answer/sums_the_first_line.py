@@ -1,0 +1,3 @@
+import sys
+
+print(int(sys.stdin.readline()), flush=True)
