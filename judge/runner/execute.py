@@ -30,7 +30,7 @@ from pathlib import Path
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.proctree import RUN_TOKEN_VARIABLE
-from judge.runner.containment.protocol import Containment, Guards, Run, kill_process_group
+from judge.runner.containment.protocol import Containment, Guards, Run, Sample, kill_process_group
 from judge.runner.limits import MIB, Limits
 from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Spawner, Started, Starter
 from judge.runner.syscall_filter import LoadableFilter
@@ -297,11 +297,13 @@ def _watch(
     """Wait for the run's end while checking CPU, wall and (where nothing caps it) memory at short intervals;
     on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when."""
     interval = 0.005
+    looked, cpu = started, 0.0
     while True:
         exited = child.wait(interval)
         if exited is not None:
             return exited, None, None
-        tripped = _check(contained, limits, started)
+        sample = contained.sample()
+        tripped = _check(sample, limits, started)
         if tripped is not None:
             stopped_at = time.monotonic()
             contained.kill()
@@ -311,11 +313,25 @@ def _watch(
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
             return exited, tripped, stopped_at
-        interval = min(interval * 2, 0.05)
+        now = time.monotonic()
+        interval = _next_interval(
+            interval, limits.time_seconds - sample.cpu_seconds, sample.cpu_seconds - cpu, now - looked
+        )
+        looked, cpu = now, sample.cpu_seconds
 
 
-def _check(contained: Run, limits: Limits, started: float) -> Tripped | None:
-    sample = contained.sample()
+def _next_interval(interval: float, budget: float, spent: float, elapsed: float) -> float:
+    """The wait before the next check: doubling up to 50 ms, but at most half the time the tree needs, at the rate
+    it spent CPU time since the last check, to use up what is left of its CPU budget (no less than 1 ms). A flat
+    50 ms let 8 busy children on 2 cores spend 8 % past a 1 s limit, 15-20 % past 0.3 s (measured), and more with
+    more cores."""
+    interval = min(interval * 2, 0.05)
+    if spent <= 0 or elapsed <= 0:
+        return interval
+    return max(0.001, min(interval, budget / (spent / elapsed) / 2))
+
+
+def _check(sample: Sample, limits: Limits, started: float) -> Tripped | None:
     if sample.rss_bytes > limits.memory_mib * MIB:
         return Tripped.MEMORY
     if sample.cpu_seconds > limits.time_seconds:

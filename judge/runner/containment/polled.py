@@ -1,11 +1,12 @@
 """The containments without a control group, whose runs are polled: `proc` (Linux: the tree found through /proc,
-proctree.py, with RLIMIT_AS and RLIMIT_NPROC per process) and `portable` (psutil and the standard library only,
-for macOS or a laptop without /proc: no process limit, so it cannot stop a fork bomb)."""
+proctree.py, with RLIMIT_AS and RLIMIT_NPROC per process, and its tasks counted at every poll) and `portable`
+(psutil and the standard library only, for macOS or a laptop without /proc: no process limit, so it cannot stop a
+fork bomb). Both kill a tree the same way (proctree.stop_then_kill)."""
 
 from __future__ import annotations
 
 import sys
-import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,9 +24,11 @@ class _Polled:
 
     cpu: float
     peak: int
+    hit_process_limit = False
 
     def outcome(self, reaped_cpu: float, reaped_peak: int, starter_rss: int) -> Outcome:
-        return Outcome(max(reaped_cpu, self.cpu), _polled_peak(self.peak, reaped_peak, starter_rss), False, False)
+        peak = _polled_peak(self.peak, reaped_peak, starter_rss)
+        return Outcome(max(reaped_cpu, self.cpu), peak, False, self.hit_process_limit)
 
     def close(self) -> None:
         return None
@@ -33,11 +36,18 @@ class _Polled:
 
 @dataclass
 class _ProcRun(_Polled):
+    """A run followed through /proc. Its process limit is the poll's: past `max_processes` tasks (processes and
+    their threads, as a pids limit counts them) the poll kills the tree and the run is RE, as under a control
+    group. RLIMIT_NPROC alone cannot be that limit: the kernel exempts root from it, and for another user it
+    counts all of that user's tasks (so it is set to those plus the allowance, and still refuses forks there)."""
+
     contained: Contained
     forks_before: int
+    max_processes: int
     spawned: proctree.Spawned | None = None
     cpu: float = 0.0
     peak: int = 0
+    hit_process_limit: bool = False
 
     def started(self, pid: int | None) -> None:
         if pid is None:
@@ -47,13 +57,23 @@ class _ProcRun(_Polled):
     def sample(self) -> Sample:
         if self.spawned is None:
             return Sample(self.cpu, 0)
-        cpu, rss = self.spawned.usage()
-        self.cpu, self.peak = max(self.cpu, cpu), max(self.peak, rss)
+        members = self.spawned.members()
+        cpu, rss = self._seen(members)
+        if self.hit_process_limit:
+            self.kill()
         return Sample(cpu, rss)
 
     def kill(self) -> None:
         if self.spawned is not None:
-            self.spawned.kill()
+            self.spawned.kill(self._seen)
+
+    def _seen(self, members: dict[int, list[bytes]]) -> tuple[float, int]:
+        """Take in one look at the tree: its CPU time and RSS, and whether it holds more tasks than allowed. The
+        kill's looks count too: its last look before the SIGKILLs sees the whole tree stopped, CPU time and all."""
+        cpu, rss = proctree.usage(members)
+        self.cpu, self.peak = max(self.cpu, cpu), max(self.peak, rss)
+        self.hit_process_limit = self.hit_process_limit or proctree.tasks(members) > self.max_processes
+        return cpu, rss
 
 
 @dataclass(frozen=True)
@@ -69,7 +89,7 @@ class ProcContainment:
         return Guards(limit_address_space=True, max_tasks=proctree.tasks_now() + max_processes)
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
-        return _ProcRun(new_contained((), self.guards(max_processes)), proctree.forks_so_far())
+        return _ProcRun(new_contained((), self.guards(max_processes)), proctree.forks_so_far(), max_processes)
 
     def home(self) -> Run | None:
         return None
@@ -133,20 +153,33 @@ class _PortableRun(_Polled):
         return Sample(cpu, rss)
 
     def kill(self) -> None:
+        proctree.stop_then_kill(self._states, self._send("suspend"), self._send("kill"))
+
+    def _states(self) -> dict[int, str]:
+        """The tree's processes seen so far that still exist, with their states as /proc's letters."""
         import psutil
 
-        for _ in range(20):
-            alive = []
-            for process in self._tree():
-                try:
-                    if process.status() != psutil.STATUS_ZOMBIE:
-                        process.kill()
-                        alive.append(process)
-                except psutil.Error:
-                    continue
-            if not alive:
-                return
-            time.sleep(0.001)
+        letters = {psutil.STATUS_STOPPED: "T", psutil.STATUS_TRACING_STOP: "t", psutil.STATUS_ZOMBIE: "Z"}
+        letters[psutil.STATUS_DEAD] = "X"
+        states = {}
+        for process in self._tree():
+            try:
+                states[process.pid] = letters.get(process.status(), "R")
+            except psutil.Error:
+                continue
+        return states
+
+    def _send(self, action: str) -> Callable[[int], None]:
+        """`action` (suspend, kill) on a process of the tree by pid, if it still exists."""
+        import psutil
+
+        def send(pid: int) -> None:
+            try:
+                getattr(self.known[pid], action)()
+            except psutil.Error:
+                pass
+
+        return send
 
 
 @dataclass(frozen=True)
