@@ -15,6 +15,10 @@ b. The same for a static C program (compiled once for the bare loop exactly as t
 c. The CPU time the judge reports for that trivial C program (median over the tests of cases[i].cpu_seconds),
    bwrap minus none (target: within 0.5 ms): the box's set-up must not be charged to the submission.
 
+Each line of a and b also gives the other form (Python's extra ms, C's ratio), so that the languages compare, and
+the judge's own CPU time per test (this process's, per test as below; its launcher's and programs' are not in
+it), which other jobs on the machine disturb far less than wall time, beside the bare loop's own.
+
 "Per test" for the judge is the issue's definition, (T(N) - T(1)) / (N - 1): the fixed cost of one submission
 (checker, compile, launcher and box start) is left out, and printed separately as T(1). The whole judging
 divided by N is printed as well. Each figure pairs the judge with the bare loop of the same repeat (a shared
@@ -29,6 +33,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -118,30 +123,38 @@ def make_workload(root: Path, language_key: str, text: str, problem: Problem) ->
     return Workload(language_key, judged, bare_command(language_key, bare, problem))
 
 
-def time_bare(problem: Problem, workload: Workload) -> float:
-    """Seconds for the bare loop over every test: start the program on the input file, compare the bytes."""
-    started = time.perf_counter()
+def own_cpu() -> float:
+    """CPU seconds this process has used (all its threads; not its children's)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_bare(problem: Problem, workload: Workload) -> tuple[float, float]:
+    """Seconds for the bare loop over every test (start the program on the input file, compare the bytes), and
+    the CPU seconds the loop itself used for it."""
+    started, cpu = time.perf_counter(), own_cpu()
     for test in problem.tests:
         with open(test.input_path, "rb") as stdin:
             done = subprocess.run(workload.bare_argv, stdin=stdin, capture_output=True, cwd=workload.source.parent)
         if done.returncode != 0 or done.stdout != test.answer_path.read_bytes():
             raise SystemExit(f"bare {workload.language} run failed on {test.name}: {done}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, own_cpu() - cpu
 
 
 FAILURES: list[str] = []
 """Judgings that were not AC (a judge bug, not a timing): listed at the end; the judging is timed again."""
 
 
-def time_judge(problem: Problem, workload: Workload, options: RunOptions) -> tuple[float, SubmissionResult]:
-    """Seconds for one whole judging (in process, as `judge run` does after its imports), and its result. A
+def time_judge(problem: Problem, workload: Workload, options: RunOptions) -> tuple[float, float, SubmissionResult]:
+    """Seconds for one whole judging (in process, as `judge run` does after its imports), the judge's own CPU
+    seconds for it (its launcher's and programs' are not in it), and its result. A
     judging that is not AC is recorded in FAILURES and done again (twice in a row ends the benchmark)."""
     for attempt in range(2):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), own_cpu()
         result = judge_submission(problem, workload.source, options)
-        elapsed = time.perf_counter() - started
+        elapsed, used = time.perf_counter() - started, own_cpu() - cpu
         if result.verdict is Verdict.AC:
-            return elapsed, result
+            return elapsed, used, result
         wrong = [f"test {case.name}: {case.verdict.short} {case.message}" for case in result.cases
                  if case.verdict is not Verdict.AC]
         FAILURES.append(f"{workload.language} sandbox {options.sandbox} containment {options.containment}: "
@@ -155,12 +168,15 @@ def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], con
     """One sample of everything for one containment, bare loop first, then each sandbox at N tests and 1 test."""
     big = max(problems)
     for language, workload in workloads.items():
-        samples.add(f"{containment} {language} bare", time_bare(problems[big], workload))
+        seconds, cpu = time_bare(problems[big], workload)
+        samples.add(f"{containment} {language} bare", seconds)
+        samples.add(f"{containment} {language} bare own", cpu)
         for sandbox in sandboxes:
             options = RunOptions(sandbox=sandbox, containment=containment)  # type: ignore[arg-type]
             for size, problem in problems.items():
-                seconds, result = time_judge(problem, workload, options)
+                seconds, cpu, result = time_judge(problem, workload, options)
                 samples.add(f"{containment} {language} {sandbox} {size}", seconds)
+                samples.add(f"{containment} {language} {sandbox} own {size}", cpu)
                 if size == big:
                     cpus = [case.cpu_seconds * 1000 for case in result.cases]
                     cpu_key = f"{containment} {language} {sandbox}"
@@ -190,24 +206,28 @@ def report(samples: Samples, containments: Sequence[str], sandboxes: Sequence[st
             bare = [seconds / big * 1000 for seconds in samples.times[f"{containment} {language} bare"]]
             print(f"  {language:<7} bare loop            {statistics.median(bare):7.2f} ms/test  "
                   f"(best {min(bare):.2f})")
+            bare_own = [seconds / big * 1000 for seconds in samples.times[f"{containment} {language} bare own"]]
             for sandbox in sandboxes:
                 judged = per_test(samples, f"{containment} {language} {sandbox}", big)
                 pairs = list(zip(judged["marginal"], bare))
+                ratios = [judge / bare_ms for judge, bare_ms in pairs]
+                extras = [judge - bare_ms for judge, bare_ms in pairs]
+                ratio = f"judge/bare {statistics.median(ratios):.3f} (best {min(ratios):.3f})"
+                extra = f"judge - bare {statistics.median(extras):+.2f} ms (best {min(extras):+.2f})"
                 if language == "python3":
-                    paired = [judge / bare_ms for judge, bare_ms in pairs]
-                    figure, best = statistics.median(paired), min(paired)
-                    shown = f"judge/bare {figure:.3f} (best {best:.3f})"
+                    figure, shown, also = statistics.median(ratios), ratio, extra
                     target = PYTHON_RATIO_TARGET[sandbox]
                 else:
-                    paired = [judge - bare_ms for judge, bare_ms in pairs]
-                    figure, best = statistics.median(paired), min(paired)
-                    shown = f"judge - bare {figure:+.2f} ms (best {best:+.2f})"
+                    figure, shown, also = statistics.median(extras), extra, ratio
                     target = C_EXTRA_MS_TARGET[sandbox]
                 line = f"{containment} {language} {sandbox}: {shown}  {verdict(figure, target)}"
                 outcomes.append(line)
+                own = per_test(samples, f"{containment} {language} {sandbox} own", big)["marginal"]
                 print(f"  {language:<7} judge {sandbox:<6} {statistics.median(judged['marginal']):7.2f} ms/test  "
-                      f"{shown}  [{verdict(figure, target)}]  whole judging/N "
-                      f"{statistics.median(judged['whole']):.2f} ms, T(1) {statistics.median(judged['fixed']):.0f} ms")
+                      f"{shown}  [{verdict(figure, target)}]  {also}; whole judging/N "
+                      f"{statistics.median(judged['whole']):.2f} ms, T(1) {statistics.median(judged['fixed']):.0f} ms; "
+                      f"the judge's own CPU {statistics.median(own):.2f} ms/test "
+                      f"(spread {min(own):.2f}-{max(own):.2f}; the bare loop's {statistics.median(bare_own):.2f})")
         outcomes.extend(cpu_lines(samples, containment, sandboxes))
     return outcomes
 

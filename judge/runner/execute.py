@@ -36,6 +36,8 @@ from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Sp
 from judge.runner.syscall_filter import LoadableFilter
 
 STDERR_TAIL_BYTES = 2048
+SHORTEST_WAIT_SECONDS = 0.005  # between two looks at a running tree (LookSchedule)
+LONGEST_WAIT_SECONDS = 0.05
 
 
 class Tripped(enum.Enum):
@@ -98,7 +100,8 @@ def run(spec: RunSpec, limits: Limits, containment: Containment, starter: Starte
     with _RunFiles(spec) as files:
         contained = containment.open(limits.memory_mib, limits.max_processes)
         try:
-            return _run(spec, limits, files, contained, starter or Spawner(spec.syscall_filter))
+            schedule = LookSchedule(limits, os.cpu_count(), memory_polled=not containment.uses_groups)
+            return _run(spec, schedule, files, contained, starter or Spawner(spec.syscall_filter))
         finally:
             contained.close()  # also when interrupted: a control group must not outlive its run
 
@@ -239,8 +242,10 @@ def _private_copy(spec: RunSpec) -> int:
         path.unlink()  # the open descriptor is all the child needs
 
 
-def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starter: Starter) -> RunStats:
+def _run(spec: RunSpec, schedule: LookSchedule, files: _RunFiles, contained: Run, starter: Starter) -> RunStats:
+    limits = schedule.limits
     output_bytes = limits.output_mib * MIB
+    begun = time.monotonic()
     try:
         child = starter.start(
             spec.argv,
@@ -256,7 +261,7 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
         files.child_started()
     contained.started(child.pid)
     try:
-        exited, tripped, stopped_at = _watch(child, contained, limits, started)
+        exited, tripped, stopped_at = _watch(child, contained, schedule, begun, started)
     finally:
         contained.kill()
         if child.pid is not None:
@@ -292,18 +297,20 @@ def _run(spec: RunSpec, limits: Limits, files: _RunFiles, contained: Run, starte
 
 
 def _watch(
-    child: Started, contained: Run, limits: Limits, started: float
+    child: Started, contained: Run, schedule: LookSchedule, begun: float, started: float
 ) -> tuple[Exited, Tripped | None, float | None]:
-    """Wait for the run's end while checking CPU, wall and (where nothing caps it) memory at short intervals;
-    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when."""
-    interval = 0.005
-    looked, cpu = started, 0.0
+    """Wait for the run's end, looking at its CPU, wall and (where nothing caps it) memory when `schedule` says;
+    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when.
+    Nothing of the run was counted before `begun` (its counters start from what its group held then)."""
+    limits = schedule.limits
+    cpu_seconds, sampled_at, look = 0.0, begun, 0
     while True:
-        exited = child.wait(interval)
+        exited = child.wait(schedule.wait(look, cpu_seconds, sampled_at, started, time.monotonic()))
         if exited is not None:
             return exited, None, None
+        sampled_at = time.monotonic()  # before the read: what it reads was counted by then at the latest
         sample = contained.sample()
-        tripped = _check(sample, limits, started)
+        tripped = _tripped(sample, limits, time.monotonic() - started)
         if tripped is not None:
             stopped_at = time.monotonic()
             contained.kill()
@@ -313,30 +320,46 @@ def _watch(
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
             return exited, tripped, stopped_at
-        now = time.monotonic()
-        interval = _next_interval(
-            interval, limits.time_seconds - sample.cpu_seconds, sample.cpu_seconds - cpu, now - looked
-        )
-        looked, cpu = now, sample.cpu_seconds
+        cpu_seconds, look = sample.cpu_seconds, look + 1
 
 
-def _next_interval(interval: float, budget: float, spent: float, elapsed: float) -> float:
-    """The wait before the next check: doubling up to 50 ms, but at most half the time the tree needs, at the rate
-    it spent CPU time since the last check, to use up what is left of its CPU budget (no less than 1 ms). A flat
-    50 ms let 8 busy children on 2 cores spend 8 % past a 1 s limit, 15-20 % past 0.3 s (measured), and more with
-    more cores."""
-    interval = min(interval * 2, 0.05)
-    if spent <= 0 or elapsed <= 0:
-        return interval
-    return max(0.001, min(interval, budget / (spent / elapsed) / 2))
+@dataclass(frozen=True)
+class LookSchedule:
+    """When the watch loop next looks at a running tree: no sooner than a limit could have been reached.
+
+    Each look wakes the judge and reads the tree's counters, and finds nothing unless a limit is near: a
+    doubling wait from 5 ms looked twice at every Python test (alive about 20 ms) and hardly ever at a C one
+    (1 ms), 1.5 looks per test more, which made the judge's own cost per test depend on the language. The
+    CPU time of a tree grows at most `cpus` seconds per second and its wall time at one, so until the earliest
+    moment either could reach its limit there is nothing to see: the next look is then (no sooner than
+    SHORTEST_WAIT_SECONDS after the last one, so a run near its limit is not looked at in a spin, and no later
+    than LONGEST_WAIT_SECONDS). A limit is thus seen at most one wait (5 ms) after it is reached, sooner than
+    by the doubling wait, whose look could come 50 ms late. Memory that only polling sees (`memory_polled`: no
+    control group caps it) can grow at any moment, and so can CPU time where the number of CPUs is unknown:
+    there the look comes no later than on the doubling wait (5, 10, 20, 40, then every 50 ms)."""
+
+    limits: Limits
+    cpus: int | None  # the most CPUs the tree can run on at once (every online one: a program can widen its affinity)
+    memory_polled: bool
+
+    def wait(self, look: int, cpu_seconds: float, sampled_at: float, started: float, now: float) -> float:
+        """Seconds to wait from `now` before look number `look` (from 0); the last look, at `sampled_at`, found
+        `cpu_seconds` (0 at `sampled_at` = when the run began, before any look); the wall clock started at
+        `started`."""
+        bounds = [LONGEST_WAIT_SECONDS, started + self.limits.wall_seconds - now]
+        if self.cpus is not None:
+            bounds.append(sampled_at + (self.limits.time_seconds - cpu_seconds) / self.cpus - now)
+        if self.memory_polled or self.cpus is None:
+            bounds.append(SHORTEST_WAIT_SECONDS * 2 ** min(look, 4))
+        return max(SHORTEST_WAIT_SECONDS, min(bounds))
 
 
-def _check(sample: Sample, limits: Limits, started: float) -> Tripped | None:
+def _tripped(sample: Sample, limits: Limits, elapsed: float) -> Tripped | None:
     if sample.rss_bytes > limits.memory_mib * MIB:
         return Tripped.MEMORY
     if sample.cpu_seconds > limits.time_seconds:
         return Tripped.CPU
-    if time.monotonic() - started > limits.wall_seconds:
+    if elapsed > limits.wall_seconds:
         return Tripped.WALL
     return None
 
