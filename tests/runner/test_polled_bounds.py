@@ -1,7 +1,7 @@
 """The `proc` fallback's own bounds (issue 23): without a control group the judge still bounds a run's tasks, stops
 its CPU time within 10 % of the limit, and kills a tree that forks as fast as it can.
 
-Every fork bomb here starts inside a cgroup v1 pids group of its own (pids.max 1000) made under the test's pids
+Every fork bomb here starts inside a cgroup v1 pids group of its own (pids.max 4000: far past the poll's limit, so the poll, not the group, stops the bomb) made under the test's pids
 group: under `--sandbox none` as root nothing else bounds it (the kernel exempts root from RLIMIT_NPROC), and a
 runaway bomb would take the machine. The group is also the exact witness that nothing was left behind: it is empty.
 Without such a group (not root, no v1 pids hierarchy) those tests skip.
@@ -27,7 +27,7 @@ from judge.runner.containment import proctree
 from judge.runner.containment.polled import PortableContainment
 
 PIDS_ROOT = Path("/sys/fs/cgroup/pids")
-BOMB_PIDS_MAX = 1000
+BOMB_PIDS_MAX = 4000
 EXIT_GRACE_SECONDS = 10.0  # how long killed processes may take to leave the group's task list
 CPU_SLACK = 1.10  # the issue's bound: the CPU time at the kill is within 10 % of the limit
 
@@ -139,7 +139,11 @@ def test_a_bomb_under_proc_is_re_and_leaves_nothing(tmp_path, sandbox, pids_grou
     assert done.returncode == 1, done.stderr[-2000:]
     report = json.loads(done.stdout)
     case = report["cases"][0]
-    assert (report["verdict"], case["message"].split(" (")[0]) == ("RE", "too many processes"), case
+    assert report["verdict"] == "RE", case
+    # RLIMIT_NPROC (the machine's tasks plus the allowance) may refuse a thread before the next look sees the
+    # tree past its limit: Python then ends on its own error, still RE, and says why in its own words.
+    refused = name == "threads.py" and "can't start new thread" in case["message"]
+    assert refused or case["message"].split(" (")[0] == "too many processes", case
     assert _wait_empty(pids_group) == [], "processes left behind"
 
 
