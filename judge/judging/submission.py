@@ -176,9 +176,13 @@ def _scored(session: Session, result: SubmissionResult) -> SubmissionResult:
 
 
 def _require_standalone(problem: Problem, what: str) -> None:
-    """An interactive problem's program prints only to its validator: there is no output to keep as an answer."""
-    if problem.interactive:
-        raise SpecError(
-            f"{problem.root}: {what} needs the program's output, and an interactive problem's program "
-            f"talks only with its validator; give the answers by hand"
-        )
+    """An interactive problem's program prints only to its validator, and a multi-pass problem's prints once per
+    pass: neither has one output to keep as an answer."""
+    if problem.answers_are_outputs:
+        return
+    kind = (
+        "an interactive problem's program talks only with its validator"
+        if problem.interactive
+        else f"a multi-pass problem's program runs up to {problem.passes} times per test"
+    )
+    raise SpecError(f"{problem.root}: {what} needs the program's output, and {kind}; give the answers by hand")

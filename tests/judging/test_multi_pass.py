@@ -195,3 +195,13 @@ def test_a_nextpass_in_that_is_a_link_is_not_followed(narrow: Path, tmp_path: Pa
     assert cases["secret/small/2"].verdict is Verdict.AC
     assert cases["secret/small/1"].verdict is Verdict.JE
     assert "cannot read its nextpass.in" in cases["secret/small/1"].message
+
+
+def test_judge_answers_refuses_a_multi_pass_problem_and_keeps_its_answers(narrow: Path) -> None:
+    """A pass's output is judged by the validator, not kept: `judge answers --force` must not overwrite the .ans."""
+    before = {path: path.read_bytes() for path in narrow.rglob("*.ans")}
+    done = judge("answers", str(narrow), "--reference", str(HALVING), "--force")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "multi-pass problem's program runs up to 7 times per test" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert {path: path.read_bytes() for path in narrow.rglob("*.ans")} == before
