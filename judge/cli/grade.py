@@ -30,7 +30,7 @@ from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
 from judge.reporters.gradebook import write_views
-from judge.reporters.stress.summary import summary_line
+from judge.reporters.stress.summary import StressLines
 from judge.verdicts import Verdict
 
 
@@ -108,6 +108,7 @@ def grade_command(
     """
     if jobs is not None and scheduler is not None:
         raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
+    stress_lines = StressLines(lambda line: click.echo(line, err=True)) if stress and not quiet else None
     request = GradeRequest(
         problems_dir=problems_dir,
         class_dir=class_dir,
@@ -124,7 +125,7 @@ def grade_command(
         partial=partial,
         show_progress=BatchProgress.wanted(quiet=quiet),
         stress_budget=stress_budget if stress else None,
-        stress_told=(lambda *_: None) if quiet else lambda pair, found: click.echo(summary_line(pair, found), err=True),
+        stress_told=stress_lines,
         submissions_dir=submissions_dir,
     )
     try:
@@ -132,6 +133,8 @@ def grade_command(
     except Interrupted as stop:
         click.echo(f"judge grade: {stop}", err=True)
         ctx.exit(ExitCode.for_signal(stop.signal_number))
+    if stress_lines:
+        stress_lines.finish()
     if not quiet:
         _print_summary(summary, out_dir)
     if summary.gradebook.judge_failed:

@@ -25,7 +25,7 @@ from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_lim
 from judge.grading.gradebook import Gradebook
 from judge.grading.out_folder import one_run_at_a_time
 from judge.grading.store import Fingerprint, ResultStore, StoredResult
-from judge.grading.stress_pairs import Told, minimal_inputs
+from judge.grading.stress_pairs import StressListener, minimal_inputs
 from judge.options import RunOptions
 from judge.problems.model import Problem
 
@@ -45,8 +45,8 @@ class GradeRequest:
     show_progress: bool = False
     stress_budget: float | None = None
     """Seconds per WA pair for `--stress` (None: no stress search)."""
-    stress_told: Told = lambda *_: None
-    """Told each `--stress` finding as its search ends."""
+    stress_told: StressListener | None = None
+    """Told each `--stress` finding as its search ends, and each problem that cannot be searched (None: quiet)."""
     submissions_dir: Path = Path("submissions")
 
 

@@ -7,6 +7,6 @@ search.py      the search: the tests, then Hypothesis finds and shrinks, or a ge
 budget.py      the clock of a run and its progress callback
 """
 
-from judge.stress.search import StressReport, StressRequest, stress
+from judge.stress.search import SearchSetup, StressReport, StressRequest, search_setup, stress
 
-__all__ = ["StressReport", "StressRequest", "stress"]
+__all__ = ["SearchSetup", "StressReport", "StressRequest", "search_setup", "stress"]

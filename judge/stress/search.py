@@ -47,6 +47,24 @@ class StressRequest:
     seed: int | None
     options: RunOptions
     database: Path | None = None
+    setup: SearchSetup | None = None
+    """The problem's inputs and reference when the caller resolved them already (once per problem)."""
+
+
+@dataclass(frozen=True)
+class SearchSetup:
+    """What searching a problem needs whatever the submission: where its inputs come from and an accepted
+    reference. `judge grade --stress` resolves it once per problem, so a problem that cannot be searched (no
+    strategy.py or generator.py, no reference) is told once and its strategy.py is imported once."""
+
+    source: InputSource
+    reference: Path
+
+
+def search_setup(problem: Problem, reference: Path | None, submissions_dir: Path) -> SearchSetup:
+    """The problem's input source and `reference` (else its first runnable accepted one); SpecError if either
+    is missing, naming the fix."""
+    return SearchSetup(input_source(problem), reference or find_reference(problem, submissions_dir))
 
 
 @dataclass(frozen=True)
@@ -75,8 +93,8 @@ class StressReport:
 
 def stress(request: StressRequest, progress: Progress) -> StressReport:
     """Search for an input the submission fails, then shrink it (with a strategy)."""
-    source = input_source(request.problem)
-    reference = request.reference or find_reference(request.problem, request.submissions_dir)
+    setup = request.setup or search_setup(request.problem, request.reference, request.submissions_dir)
+    source, reference = setup.source, setup.reference
     with open_bench(request.problem, request.source, reference, request.options, str(source.path)) as bench:
         report: dict[str, Any] = {
             "problem_id": request.problem.id,

@@ -20,7 +20,7 @@ from judge.judging.feedback import HIDDEN_NOTICE
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult
 from judge.options import RunOptions
 from judge.reporters.gradebook.page import render
-from judge.reporters.stress.summary import summary_line
+from judge.reporters.stress.summary import StressLines
 from judge.reporters.submission.terminal import TICK_SECONDS, TextView
 from judge.runner.limits import Limits
 from judge.stress import StressReport
@@ -134,14 +134,32 @@ def stress_report(failure: Trial | None, **fields: object) -> StressReport:
     return StressReport(**{**base, **fields})
 
 
-def test_a_stress_line_per_pair() -> None:
+def test_a_stress_line_per_finding_and_one_counting_the_pairs_that_found_nothing() -> None:
+    shown: list[str] = []
+    lines = StressLines(shown.append)
     found = stress_report(Trial(b"2\n", Verdict.WA, "expected 0", b"0\n", b"2\n", 0.01), from_test="02",
                           from_test_size="N=2")
-    assert summary_line(("lee", "9663"), found) == "stress: lee/9663: WA at N=2, from test 02"
-    assert summary_line(("kim", "1330"), "1330: no strategy.py or generator.py") == (
-        "stress: kim/1330: 1330: no strategy.py or generator.py")
-    assert summary_line(("park", "9663"), stress_report(None, size="")) == (
-        "stress: park/9663: no failing input in 3 inputs (1.5 s)")
+    lines.searched(("lee", "9663"), found)
+    lines.searched(("park", "9663"), stress_report(None, size=""))
+    lines.searched(("choi", "9663"), stress_report(None, size=""))
+    lines.searched(("kim", "9663"), "the judge failed: No space left on device")
+    lines.searched(("han", "9663"), stress_report(Trial(b"1 " * 40 + b"\n3\n", Verdict.WA, "", b"", b"", 0.0),
+                                                  size="2 lines", seed=0))
+    lines.unsearchable("1330", "problems/1330: no strategy.py or generator.py", 1)
+    lines.finish()
+    assert shown == [
+        'stress: lee/9663: WA at N=2 ("2"), from test 02',
+        "stress: kim/9663: the judge failed: No space left on device",
+        f'stress: han/9663: WA at 2 lines ("{"1 " * 20}" …), seed 0',  # the first line cut, the rest marked
+        "stress: 1330 (1 WA pair not searched): problems/1330: no strategy.py or generator.py",
+        "stress: 2 pairs searched, nothing found",
+    ]
+
+
+def test_stress_with_no_wa_pair_says_so() -> None:
+    shown: list[str] = []
+    StressLines(shown.append).finish()
+    assert shown == ["stress: no WA pair to search"]
 
 
 # --- report.html -------------------------------------------------------------------------------------------------
