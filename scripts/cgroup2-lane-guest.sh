@@ -83,6 +83,11 @@ doctor_layouts() {  # judge doctor in each layout of README's cgroup v2 table th
     doctor_in "$other in a login session, its user manager delegating pids only" runuser -l "$other" -c "$doctor"
 }
 
+if [[ -n ${LANE_OVERHEAD:-} ]]; then
+    step "root in a login session: benchmarks/overhead.py $LANE_OVERHEAD"
+    check root "$VENV/bin/python benchmarks/overhead.py $LANE_OVERHEAD"
+    exit $status
+fi
 if [[ ${LANE_DOCTOR_LAYOUTS:-} == 1 ]]; then
     doctor_layouts
     exit $status

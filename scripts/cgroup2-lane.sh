@@ -11,18 +11,20 @@
 # saying why and exits 0: the lane is skipped, not failed.
 #
 # Usage: scripts/cgroup2-lane.sh [--accel kvm|tcg] [--timeout SECONDS] [--suites ARGS] [--user-suites ARGS] [--venv DIR]
-#                                [--doctor-layouts]
+#                                [--doctor-layouts] [--overhead ARGS]
 #   --timeout: the whole lane's budget, the tool's first run (apt, the kernel's extraction) included (default 3600);
 #   past it the lane fails.
 #   --suites, --user-suites: what pytest runs as root and as the ordinary user in their sessions (default: see
 #   cgroup2-lane-guest.sh; "none" runs nothing); --venv: the venv
 #   with the judge's packages (default: the checkout's .venv, as scripts/setup.sh makes it);
-#   --doctor-layouts: instead of the suites, `judge doctor`'s memory row in each layout of README's cgroup v2 table.
+#   --doctor-layouts: instead of the suites, `judge doctor`'s memory row in each layout of README's cgroup v2 table;
+#   --overhead ARGS: instead of the suites, benchmarks/overhead.py ARGS as root in a login session (issue 23's v2
+#   figures: compare its judge/bare ratios with the same command's on a v1 machine, as emulation slows both sides).
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=${CGROUP2_VM:-$REPO/../shared/tools/cgroup2-vm.sh}
 WORK=${CGROUP2_VM_WORK:-/var/tmp/cgroup2-vm}
-VENV=$REPO/.venv ACCEL=auto TIMEOUT=3600 SUITES="" USER_SUITES="" DOCTOR_LAYOUTS=0
+VENV=$REPO/.venv ACCEL=auto TIMEOUT=3600 SUITES="" USER_SUITES="" DOCTOR_LAYOUTS=0 OVERHEAD=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --accel) ACCEL="$2"; shift 2 ;;
@@ -31,6 +33,7 @@ while [[ $# -gt 0 ]]; do
         --user-suites) USER_SUITES="$2"; shift 2 ;;
         --venv) VENV="$2"; shift 2 ;;
         --doctor-layouts) DOCTOR_LAYOUTS=1; shift ;;
+        --overhead) OVERHEAD="$2"; shift 2 ;;
         *) echo "cgroup2-lane: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -78,7 +81,7 @@ SuccessAction=poweroff-force
 FailureAction=poweroff-force
 [Service]
 Type=oneshot
-Environment="LANE_SUITES=$SUITES" "LANE_USER_SUITES=$USER_SUITES" "LANE_TIME_SCALE=$TIME_SCALE" "LANE_DOCTOR_LAYOUTS=$DOCTOR_LAYOUTS"
+Environment="LANE_SUITES=$SUITES" "LANE_USER_SUITES=$USER_SUITES" "LANE_TIME_SCALE=$TIME_SCALE" "LANE_DOCTOR_LAYOUTS=$DOCTOR_LAYOUTS" "LANE_OVERHEAD=$OVERHEAD"
 ExecStart=/bin/bash $REPO/scripts/cgroup2-lane-guest.sh $REPO $VENV /mnt/share
 UNIT
 cat > /etc/systemd/system/cgroup2-lane.target <<UNIT
