@@ -175,7 +175,7 @@ def _without_disk_space(limit_bytes: int) -> Callable[[], None]:
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_full_temp_folder_is_je(tmp_path: Path, command: str) -> None:
     project = make_project(tmp_path, given="1 2\n" + " " * 65536 + "\n")  # tests the judge cannot copy
-    result = judge_child(project, command, preexec=_without_disk_space(32 * 1024))
+    result = judge_child(project, command, preexec=_without_disk_space(60 * 1024))  # room for the gradebook store, none for the test
     expect_judge_error(result, command, "File too large")
 
 
