@@ -175,7 +175,8 @@ def _without_disk_space(limit_bytes: int) -> Callable[[], None]:
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_full_temp_folder_is_je(tmp_path: Path, command: str) -> None:
     project = make_project(tmp_path, given="1 2\n" + " " * 65536 + "\n")  # tests the judge cannot copy
-    result = judge_child(project, command, preexec=_without_disk_space(60 * 1024))  # room for the gradebook store, none for the test
+    # Room for the gradebook's store, none for the test's copy.
+    result = judge_child(project, command, preexec=_without_disk_space(60 * 1024))
     expect_judge_error(result, command, "File too large")
 
 
