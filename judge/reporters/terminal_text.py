@@ -7,6 +7,7 @@ Cells must already be inert (judge/inert.py `for_terminal`): this module adds es
 from __future__ import annotations
 
 import os
+import shutil
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -52,6 +53,28 @@ def display_width(text: str) -> int:
     return sum(
         0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text
     )
+
+
+def cut_to_width(text: str, cells: int) -> str:
+    """`text` in at most `cells` terminal columns, ending in "…" when cut (a wide character counts two): a line
+    wider than the terminal wraps, and a status line erased with one carriage return must stay one line."""
+    if display_width(text) <= cells:
+        return text
+    kept, used = [], 1  # the ellipsis's column
+    for char in text:
+        used += display_width(char)
+        if used > cells:
+            break
+        kept.append(char)
+    return "".join(kept) + "…" if cells > 0 else ""
+
+
+def terminal_columns(stream: TextIO) -> int:
+    """The width of the terminal `stream` writes to; else COLUMNS, else 80 (as `shutil.get_terminal_size`)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return shutil.get_terminal_size().columns
 
 
 def row_line(

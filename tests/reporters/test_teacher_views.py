@@ -7,6 +7,7 @@ import io
 import re
 import time
 
+import pytest
 from rich.console import Console
 
 from judge.batch.packing import ProblemPack, SourceFile
@@ -78,6 +79,23 @@ def test_the_status_line_counts_the_running_test_s_seconds_against_the_limits() 
     view.finish(header(2).result(Verdict.AC, [CaseResult("1", Verdict.AC, 0.01, 0.02, 3.0)]))
     shown = stream.getvalue()
     assert re.search(r"running test 1 \(1 of 2\): \d+\.\d s, limit 1 s CPU, 3 s wall", shown), shown
+
+
+def test_the_status_line_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A status line wider than the terminal wraps, and the carriage return that erases it then erases only its
+    last row: the line is cut to the terminal's width instead."""
+    monkeypatch.setenv("COLUMNS", "30")
+    stream = _Terminal()  # no file descriptor: its width is COLUMNS
+    view = TextView(stream, live=True)
+    view.started(SubmissionHeader("t", "kim/t.py", "Python 3", LIMITS, "none", "rlimit", "",
+                                  ("a-test-with-a-name-far-longer-than-thirty-columns", "2")))
+    view.compiled("")
+    time.sleep(TICK_SECONDS * 2)
+    view.judged(CaseResult("a-test-with-a-name-far-longer-than-thirty-columns", Verdict.AC, 0.01, 0.02, 3.0))
+    parts = (ANSI.sub("", part) for part in re.split(r"\r\x1b\[K|\n", stream.getvalue()))
+    status = [part for part in parts if "running" in part]
+    assert all(len(line) <= 29 for line in status), status
+    assert "running test a-test-with-a-n…" in status, status
 
 
 # --- judge grade: the bar and the --stress lines -----------------------------------------------------------------

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from judge.reporters.terminal_text import Cell, Column, row_line, styled, wants_colour
+from judge.reporters.terminal_text import Cell, Column, cut_to_width, display_width, row_line, styled, wants_colour
 
 COLUMNS = (Column("test"), Column("CPU s", "right"), Column("message"))
 
@@ -47,3 +47,15 @@ def test_styles_only_on_a_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> No
     assert styled("AC", "bold green", True) == "\x1b[1;32mAC\x1b[0m"
     assert styled("AC", "bold green", False) == "AC"
     assert styled("a\nb", "dim", True) == "\x1b[2ma\x1b[0m\n\x1b[2mb\x1b[0m"
+
+
+@pytest.mark.parametrize(("text", "cells", "shown"), [
+    ("running test 1", 40, "running test 1"),
+    ("running test 1", 10, "running t…"),
+    ("테스트 12345", 6, "테스…"),  # a wide character is two columns, never half of one
+    ("테스트", 4, "테…"),
+    ("abc", 1, "…"),
+])
+def test_text_is_cut_to_the_columns_it_may_take(text: str, cells: int, shown: str) -> None:
+    assert cut_to_width(text, cells) == shown
+    assert display_width(cut_to_width(text, cells)) <= cells

@@ -24,7 +24,16 @@ from typing import TextIO
 from judge.inert import for_terminal
 from judge.judging.feedback import HIDDEN_NOTICE, shown_case
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.reporters.terminal_text import Cell, Column, display_width, row_line, styled, wants_colour
+from judge.reporters.terminal_text import (
+    Cell,
+    Column,
+    cut_to_width,
+    display_width,
+    row_line,
+    styled,
+    terminal_columns,
+    wants_colour,
+)
 from judge.verdicts import Verdict
 
 COLUMNS = (
@@ -37,7 +46,6 @@ COLUMNS = (
 )
 FIXED_WIDTHS = (7, 7, 7, 8, 0)
 """The widths of every column but the test name's (known before the first row, so rows print as they come)."""
-STATUS_CHARS = 100
 ERASE_LINE = "\r\x1b[K"
 TICK_SECONDS = 0.5
 HIDDEN_SHORT = "hidden test"
@@ -168,7 +176,7 @@ class TextView:
             return
         with self._lock:
             self._erase_status()
-            self._stream.write(styled(what[:STATUS_CHARS], "dim", self._colour))
+            self._stream.write(styled(cut_to_width(what, terminal_columns(self._stream) - 1), "dim", self._colour))
             self._stream.flush()
             self._status_shown = True
 
