@@ -17,6 +17,7 @@ import yaml
 from judge.runner.sandbox import bwrap_problem
 
 PROGRAMS = Path(__file__).parent / "sample_programs"
+PACKAGES = Path(__file__).parent / "packages"
 ROOT = Path(__file__).resolve().parent.parent
 # The time limits' multiple for a machine that runs everything slower, as a VM under emulation does (the cgroup v2
 # lane under QEMU's TCG sets 10). Only tests whose programs run forever or well inside their limit use it, so a larger
@@ -35,7 +36,7 @@ def judge_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.Complete
     """`python -m judge ARGS` in a subprocess (from `cwd`), with the judge of this checkout importable."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     return subprocess.run([sys.executable, "-m", "judge", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd, env=env)
+                          timeout=600, cwd=cwd, env=env)
 
 
 def assert_usage_error(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
@@ -74,6 +75,16 @@ def ctrl_c_as_in_a_terminal() -> None:
     ignored, and Python keeps an ignored SIGINT ignored; the child must see Ctrl-C as in a terminal however the
     test suite itself was started (CI, nohup, `&`)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+@pytest.fixture
+def package_copy(tmp_path: Path) -> Callable[[str], Path]:
+    """`package_copy(NAME)`: a copy of the package tests/packages/NAME in tmp_path, for a test to change."""
+
+    def copy(name: str) -> Path:
+        return Path(shutil.copytree(PACKAGES / name, tmp_path / name))
+
+    return copy
+
 
 @pytest.fixture
 def make_problem(tmp_path: Path) -> Callable[..., Path]:

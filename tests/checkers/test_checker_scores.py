@@ -10,11 +10,10 @@ import dataclasses
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import judge_cli
 
 from judge.checkers.points import read_score_file, split_points
 from judge.errors import JudgeFailure
@@ -29,10 +28,6 @@ TESTS = Path(__file__).parents[1]
 NEARBY = TESTS / "packages" / "nearby"
 NEAR = Path(__file__).parent / "testlib_problem"
 AC, WA, JE = Verdict.AC, Verdict.WA, Verdict.JE
-
-
-def judge(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=300)
 
 
 def _submit(problem_root: Path, tmp_path: Path, body: str, scoring: ScoreGroup | None = None) -> SubmissionResult:
@@ -142,9 +137,9 @@ def test_2023_samples_ignore_the_validators_score(tmp_path: Path) -> None:
 
 def test_run_verify_and_grade_show_the_score_from_score_txt(tmp_path: Path) -> None:
     partial = NEARBY / "submissions" / "partially_accepted" / "plus_one.py"
-    done = judge("run", "--sandbox", "none", str(NEARBY), str(partial))
+    done = judge_cli("run", "--sandbox", "none", str(NEARBY), str(partial))
     assert done.returncode == 0 and "score 27/30" in done.stdout.splitlines()[-1], done.stdout + done.stderr
-    done = judge("verify", "--sandbox", "none", "--format", "json", str(NEARBY))
+    done = judge_cli("verify", "--sandbox", "none", "--format", "json", str(NEARBY))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {Path(row["path"]).name: row for row in json.loads(done.stdout)["submissions"]}
     assert (rows["plus_one.py"]["got"], rows["plus_one.py"]["result"]["score"]) == ("AC", 27)
@@ -152,7 +147,7 @@ def test_run_verify_and_grade_show_the_score_from_score_txt(tmp_path: Path) -> N
     folder = tmp_path / "class" / "nearby"
     folder.mkdir(parents=True)
     shutil.copyfile(partial, folder / "kim.py")
-    done = judge("grade", str(NEARBY), str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--sandbox", "none",
+    done = judge_cli("grade", str(NEARBY), str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--sandbox", "none",
                  "-j", "1", "--layout", "by-problem")
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {row["student"]: row for row in csv.DictReader((tmp_path / "out" / "grades.csv").open(encoding="utf-8-sig"))}

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import judge_cli
 
 from judge.judging.submission import judge_submission
 from judge.options import RunOptions
@@ -20,10 +19,6 @@ from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
 HIGHLOW = Path(__file__).parent.parent / "packages" / "highlow"
-
-
-def judge(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_an_interactive_package_loads() -> None:
@@ -34,7 +29,7 @@ def test_an_interactive_package_loads() -> None:
 
 @pytest.mark.parametrize("sandbox", ["none", "auto"])
 def test_every_reference_submission_gets_its_verdict(sandbox: str) -> None:
-    done = judge("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(HIGHLOW))
+    done = judge_cli("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(HIGHLOW))
     assert done.returncode == 0, done.stdout + done.stderr
     got = {Path(row["path"]).name: row["got"] for row in json.loads(done.stdout)["submissions"]}
     assert got == {"halving.py": "AC", "gives_up.py": "RE", "never_flushes.py": "TLE",

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import judge_cli
 
 from judge.errors import SpecError
 from judge.judging.results import CaseResult
@@ -26,16 +26,10 @@ NARROW = Path(__file__).parent.parent / "packages" / "narrow"
 HALVING = NARROW / "submissions" / "accepted" / "halving.py"
 
 
-def judge(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=600)
-
-
 @pytest.fixture
-def narrow(tmp_path: Path) -> Path:
+def narrow(package_copy: Callable[[str], Path]) -> Path:
     """A copy of the narrow package, to change."""
-    copy = tmp_path / "narrow"
-    shutil.copytree(NARROW, copy)
-    return copy
+    return package_copy("narrow")
 
 
 def _cases(root: Path, source: Path, *, fail_fast: bool = False) -> dict[str, CaseResult]:
@@ -55,7 +49,7 @@ def test_a_multi_pass_package_loads_with_its_passes() -> None:
 
 
 def test_verify_gives_every_submission_its_verdict_and_checks_no_ans_as_an_output() -> None:
-    done = judge("verify", "--format", "json", str(NARROW))
+    done = judge_cli("verify", "--format", "json", str(NARROW))
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     got = {Path(row["path"]).name: row["got"] for row in report["submissions"]}
@@ -104,7 +98,7 @@ def test_nextpass_in_with_a_rejection_is_the_packages_judge_error(narrow: Path) 
 def test_validation_passes_on_a_problem_that_is_not_multi_pass_is_refused(narrow: Path) -> None:
     spec = narrow / "problem.yaml"
     spec.write_text(spec.read_text().replace("type: multi-pass\n", ""))
-    done = judge("run", str(narrow), str(HALVING))
+    done = judge_cli("run", str(narrow), str(HALVING))
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip().splitlines() == [
         f"judge: {spec}: limits.validation_passes: only a multi-pass problem has passes; add multi-pass to type, "
@@ -139,7 +133,7 @@ def test_each_test_gets_its_groups_input_validator_args() -> None:
 
 
 def _data_checks(root: Path) -> dict[str, tuple[bool, str]]:
-    done = judge("verify", "--format", "json", str(root))
+    done = judge_cli("verify", "--format", "json", str(root))
     return {check["test"]: (check["ok"], check["detail"]) for check in json.loads(done.stdout)["test_data"]}
 
 
@@ -200,7 +194,7 @@ def test_a_nextpass_in_that_is_a_link_is_not_followed(narrow: Path, tmp_path: Pa
 def test_judge_answers_refuses_a_multi_pass_problem_and_keeps_its_answers(narrow: Path) -> None:
     """A pass's output is judged by the validator, not kept: `judge answers --force` must not overwrite the .ans."""
     before = {path: path.read_bytes() for path in narrow.rglob("*.ans")}
-    done = judge("answers", str(narrow), "--reference", str(HALVING), "--force")
+    done = judge_cli("answers", str(narrow), "--reference", str(HALVING), "--force")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "multi-pass problem's program runs up to 7 times per test" in done.stderr
     assert "Traceback" not in done.stderr

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 import pytest
+from conftest import judge_cli
 
 from judge.errors import SpecError
-from judge.problems.load import load_problem_folder
 from judge.problems.expectations import CaseRequirement, Expectation
+from judge.problems.load import load_problem_folder
 from judge.problems.packages.submissions import expected_results
 from judge.problems.packages.submissions_yaml import SubmissionsConfig, expand_braces
 from judge.verdicts import Verdict
@@ -22,16 +22,10 @@ from judge.verdicts import Verdict
 TALLY = Path(__file__).parent.parent / "packages" / "tally"
 
 
-def judge(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=600)
-
-
 @pytest.fixture
-def tally(tmp_path: Path) -> Path:
+def tally(package_copy: Callable[[str], Path]) -> Path:
     """A copy of the tally package, to change."""
-    copy = tmp_path / "tally"
-    shutil.copytree(TALLY, copy)
-    return copy
+    return package_copy("tally")
 
 
 def test_keys_the_specification_defines_are_accepted_and_each_listed_once() -> None:
@@ -49,7 +43,7 @@ def test_a_key_no_version_defines_is_still_an_error(tally: Path) -> None:
 
 
 def test_verify_lists_the_unused_keys_once_as_a_note() -> None:
-    done = judge("verify", str(TALLY))
+    done = judge_cli("verify", str(TALLY))
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("output_visualizer_args") == 1
     assert "note tally: unused keys" in " ".join(done.stdout.split())
@@ -59,7 +53,7 @@ def test_py3_and_shell_submissions_are_judged_not_skipped() -> None:
     references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
     for name in ("tally.sh", "tally_again.py3", "first_two.bash"):
         assert not references[name].skipped, references[name].skipped
-    done = judge("verify", str(TALLY))
+    done = judge_cli("verify", str(TALLY))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = {line.split()[0].split("/")[-1]: line.split()[1:] for line in done.stdout.splitlines() if "│" in line}
     assert rows["tally.sh"][:4] == ["│", "Bash", "│", "AC"], rows
@@ -70,7 +64,7 @@ def test_py3_and_shell_submissions_are_judged_not_skipped() -> None:
 def test_a_shell_script_that_does_not_parse_is_a_compile_error(tmp_path: Path) -> None:
     script = tmp_path / "broken.sh"
     script.write_text("read n\nif [ $n -gt 0 ]; then\necho $n\n")
-    done = judge("run", str(TALLY), str(script))
+    done = judge_cli("run", str(TALLY), str(script))
     assert "result: CE" in done.stdout, done.stdout + done.stderr
     assert "syntax error" in done.stdout + done.stderr
 
@@ -136,7 +130,7 @@ def test_verify_checks_requirements_per_test_group_on_every_tests_verdict(tally:
     (tally / "submissions" / "submissions.yaml").write_text("".join(
         f"mixed/{name}:\n  permitted: [AC, RTE]\n  required: [RTE]\n{groups}" for name, (groups, _) in GROUPS.items()
     ))
-    done = judge("verify", "--format", "json", str(tally))
+    done = judge_cli("verify", "--format", "json", str(tally))
     rows = {Path(row["path"]).name: row for row in json.loads(done.stdout)["submissions"]}
     for name, (_, unmet) in GROUPS.items():
         assert (rows[name]["ok"], rows[name]["unmet"]) == (not unmet, unmet), rows[name]
@@ -156,7 +150,7 @@ def test_verify_reports_a_mixed_submission_that_misses_its_expectation(tally: Pa
         "mixed/crash_when_long.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
     for other in ("wrong_when_negative.py", "wrong_when_negative.sh"):
         (tally / "submissions" / "mixed" / other).unlink()
-    done = judge("verify", str(tally))
+    done = judge_cli("verify", str(tally))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "MISMATCH" in done.stdout and "1 mismatched" in done.stdout
 
@@ -165,21 +159,21 @@ def test_an_output_validator_folder_is_built_by_its_build_script_and_started_by_
     """sumcheck exits 1 unless `run` adds --one-number to the validator arguments: judge compiling sumcheck.c
     itself and calling it directly (what it did before) is JE on every test."""
     wrong = TALLY / "submissions" / "wrong_answer" / "first_only.py"
-    done = judge("run", str(TALLY), str(wrong))
+    done = judge_cli("run", str(TALLY), str(wrong))
     assert "result: WA" in done.stdout and "wanted the one number 6" in done.stdout, done.stdout + done.stderr
 
 
 def test_an_input_validator_folder_with_only_a_run_script_judges_the_inputs(tally: Path) -> None:
     (tally / "data" / "secret" / "small" / "3.in").write_text("2\n1 2 3\n")
     (tally / "data" / "secret" / "small" / "3.ans").write_text("6\n")
-    done = judge("verify", str(tally))
+    done = judge_cli("verify", str(tally))
     assert done.returncode == 1
     assert "4/5 tests valid" in done.stdout and "tally/secret/small/3" in done.stdout, done.stdout
 
 
 def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Path) -> None:
     (tally / "output_validator" / "run").unlink()
-    done = judge("run", str(tally), str(tally / "submissions" / "accepted" / "tally.py"))
+    done = judge_cli("run", str(tally), str(tally / "submissions" / "accepted" / "tally.py"))
     assert done.returncode == 3, done.stdout + done.stderr
     assert "build made no run file" in done.stdout + done.stderr
 
@@ -188,7 +182,7 @@ def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Pa
                                                   ("shell_and_program", "Bash"), ("c_files", "C11"),
                                                   ("build_and_run", "build/run scripts")])
 def test_a_submission_of_several_files_is_judged_as_one_program(folder: str, language: str) -> None:
-    done = judge("run", str(TALLY), str(TALLY / "submissions" / "accepted" / folder))
+    done = judge_cli("run", str(TALLY), str(TALLY / "submissions" / "accepted" / folder))
     assert language in done.stdout, done.stdout
     assert "result: AC" in done.stdout, done.stdout + done.stderr
 
@@ -208,7 +202,7 @@ def test_c_files_are_linked_and_one_named_as_the_saved_main_source_is_refused(ta
     overwritten, so the person is told to rename it (exit 2)."""
     folder = tally / "submissions" / "accepted" / "c_files"
     (folder / "numbers.c").rename(folder / "main.c")
-    done = judge("run", str(tally), str(folder))
+    done = judge_cli("run", str(tally), str(folder))
     assert done.returncode == 2, done.stdout + done.stderr
     assert "main_loop.c: judge saves it as main.c, the name of another file of the submission" in done.stderr
 
@@ -217,17 +211,17 @@ def test_a_submission_folder_with_build_and_run_is_built_by_them_not_compiled_as
     """build_and_run/summer.c refuses to compile without the flag its build script gives; without the scripts
     the same folder is a lone C file, and a CE."""
     folder = tally / "submissions" / "accepted" / "build_and_run"
-    assert "result: AC" in judge("run", str(tally), str(folder)).stdout
+    assert "result: AC" in judge_cli("run", str(tally), str(folder)).stdout
     for script in ("build", "run"):
         (folder / script).unlink()
-    done = judge("run", str(tally), str(folder))
+    done = judge_cli("run", str(tally), str(folder))
     assert "C11" in done.stdout and "result: CE" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_helper_file_missing_from_the_folder_fails_the_submission(tally: Path) -> None:
     """The files beside the main source are what makes it compile: without Adder.java, Tally.java is CE."""
     (tally / "submissions" / "accepted" / "java_helpers" / "Adder.java").unlink()
-    done = judge("run", str(tally), str(tally / "submissions" / "accepted" / "java_helpers"))
+    done = judge_cli("run", str(tally), str(tally / "submissions" / "accepted" / "java_helpers"))
     assert "result: CE" in done.stdout, done.stdout + done.stderr
 
 
@@ -242,7 +236,7 @@ def test_output_beyond_the_limit_meets_tle_from_2023_on_and_rte_always(tmp_path:
 
 
 def test_an_endless_flood_in_time_limit_exceeded_verifies() -> None:
-    done = judge("verify", str(TALLY))
+    done = judge_cli("verify", str(TALLY))
     row = next(line for line in done.stdout.splitlines() if "flood.cpp" in line)
     assert row.split("│")[3].strip() == "OLE" and "MISMATCH" not in row, done.stdout
 
@@ -267,7 +261,7 @@ def test_a_file_linked_from_several_places_is_a_submission_in_each(tally: Path) 
     rejected = tally / "submissions" / "rejected"
     rejected.mkdir()
     (rejected / "not_rejected.py").symlink_to("../accepted/tally.py")
-    done = judge("verify", "--format", "json", str(tally))
+    done = judge_cli("verify", "--format", "json", str(tally))
     rows = {"/".join(Path(row["path"]).parts[-2:]): row for row in json.loads(done.stdout)["submissions"]}
     assert {name: (row["expected"], row["got"]) for name, row in rows.items()} == {
         "accepted/tally.py": ("AC", "AC"), "accepted/copy.py": ("AC", "AC"), "rejected/not_rejected.py": ("rejected", "AC")}
@@ -294,7 +288,7 @@ def test_a_shell_folder_runs_its_main_sh_which_sources_the_other(tally: Path) ->
     folder.mkdir()
     (folder / "main.sh").write_text('read n\nread line\n. "$(dirname "$0")/add.sh"\n')
     (folder / "add.sh").write_text("total=0\nfor x in $line; do total=$((total + x)); done\necho $total\n")
-    done = judge("run", str(tally), str(folder))
+    done = judge_cli("run", str(tally), str(folder))
     assert "Bash" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
 
 

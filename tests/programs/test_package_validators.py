@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import judge_cli
 
 from judge.errors import SpecError
 from judge.problems.load import load_problem_folder
 
 PACKAGES = Path(__file__).parents[1] / "packages"
 ANYSUM, ANYORDER = PACKAGES / "anysum", PACKAGES / "anyorder"
-
-
-def judge(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "judge", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_custom_output_validators_load_as_program_checkers() -> None:
@@ -41,7 +36,7 @@ def test_custom_output_validators_load_as_program_checkers() -> None:
 
 @pytest.mark.parametrize("sandbox", ["none", "auto"])
 def test_verify_with_a_cpp_and_a_python_validator(sandbox: str) -> None:
-    done = judge("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(ANYSUM), str(ANYORDER))
+    done = judge_cli("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(ANYSUM), str(ANYORDER))
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     got = {Path(row["path"]).name: row["got"] for row in report["submissions"]}
@@ -51,10 +46,10 @@ def test_verify_with_a_cpp_and_a_python_validator(sandbox: str) -> None:
 
 
 def test_the_feedback_file_is_the_message() -> None:
-    done = judge("run", "--format", "json", str(ANYORDER), str(ANYORDER / "submissions/wrong_answer/one_per_line.py"))
+    done = judge_cli("run", "--format", "json", str(ANYORDER), str(ANYORDER / "submissions/wrong_answer/one_per_line.py"))
     cases = json.loads(done.stdout)["cases"]
     assert cases[0]["verdict"] == "WA" and cases[0]["message"] == "print the numbers on one line"
-    done = judge("run", "--format", "json", str(ANYSUM), str(ANYSUM / "submissions/wrong_answer/off_by_one.py"))
+    done = judge_cli("run", "--format", "json", str(ANYSUM), str(ANYSUM / "submissions/wrong_answer/off_by_one.py"))
     assert json.loads(done.stdout)["cases"][0]["message"] == "5 + 1 is not 5"
 
 
@@ -68,7 +63,7 @@ def test_a_validator_that_breaks_the_protocol_is_a_judge_error(tmp_path: Path) -
     root = _copy(ANYORDER, tmp_path)
     (root / "output_validators/same_numbers/validate.py").write_text("import sys\nsys.exit(1)\n")
     source = root / "submissions/accepted/reversed.py"
-    done = judge("run", "--sandbox", "none", "--format", "json", str(root), str(source))
+    done = judge_cli("run", "--sandbox", "none", "--format", "json", str(root), str(source))
     assert done.returncode == 3, done.stdout + done.stderr
     case = json.loads(done.stdout)["cases"][0]
     assert case["verdict"] == "JE"
@@ -78,7 +73,7 @@ def test_a_validator_that_breaks_the_protocol_is_a_judge_error(tmp_path: Path) -
 def test_a_validator_that_does_not_compile_is_a_judge_error(tmp_path: Path) -> None:
     root = _copy(ANYSUM, tmp_path)
     (root / "output_validator/validate.cpp").write_text("int main( {\n")
-    done = judge("run", "--sandbox", "none", str(root), str(root / "submissions/accepted/half_and_rest.py"))
+    done = judge_cli("run", "--sandbox", "none", str(root), str(root / "submissions/accepted/half_and_rest.py"))
     assert done.returncode == 3
     assert "output_validator: does not compile" in done.stderr and done.stderr.count("\n") == 1
 
@@ -86,7 +81,7 @@ def test_a_validator_that_does_not_compile_is_a_judge_error(tmp_path: Path) -> N
 def test_an_input_validator_rejects_a_bad_input(tmp_path: Path) -> None:
     root = _copy(ANYSUM, tmp_path)
     (root / "data/secret/1.in").write_text("-4\n")
-    done = judge("verify", "--sandbox", "none", "--format", "json", str(root))
+    done = judge_cli("verify", "--sandbox", "none", "--format", "json", str(root))
     assert done.returncode == 1
     failing = [check for check in json.loads(done.stdout)["test_data"] if not check["ok"]]
     assert [check["test"] for check in failing] == ["secret/1"]
@@ -121,7 +116,7 @@ def test_our_problem_can_use_a_program_checker(tmp_path: Path) -> None:
     for answer, code in (("5", 0), ("3", 1)):
         source = tmp_path / "answer.py"
         source.write_text(f"print({answer})\n")
-        done = judge("run", str(root), str(source), "--feedback", "full")  # test 1 is hidden
+        done = judge_cli("run", str(root), str(source), "--feedback", "full")  # test 1 is hidden
         assert done.returncode == code, done.stdout + done.stderr
     assert "not a proper divisor" in done.stdout
 
