@@ -7,6 +7,7 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 from __future__ import annotations
 
 import dataclasses
+import os
 import sqlite3
 import subprocess
 import sys
@@ -104,8 +105,12 @@ def judge_main(*args: str | Path) -> int:
     return main([str(arg) for arg in args])
 
 
-def grade_process(*args: str | Path, **popen: Any) -> subprocess.Popen[str]:
-    """`judge grade ARGS` as a child process, stdout and stderr captured."""
+def grade_process(*args: str | Path, scratch: Path | None = None, **popen: Any) -> subprocess.Popen[str]:
+    """`judge grade ARGS` as a child process, stdout and stderr captured. A test that kills it gives `scratch` as
+    its TMPDIR: a process killed by SIGKILL cannot remove its scratch folders, which then stay in tmp_path, not /tmp."""
+    if scratch is not None:
+        scratch.mkdir(parents=True, exist_ok=True)
+        popen["env"] = {**popen.get("env", os.environ), "TMPDIR": str(scratch)}
     return subprocess.Popen([sys.executable, "-m", "judge", "grade", *map(str, args)], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_as_in_a_terminal,
                             **popen)

@@ -199,7 +199,7 @@ def test_sigkill_loses_only_pairs_in_flight_and_a_rerun_judges_the_rest(tmp_path
                                                                          started: list) -> None:
     root = write_class(tmp_path / "class", SLOW_CLASS)
     out = tmp_path / "out"
-    process = grade_process(problems, root, "--out", out, "-j", "2")
+    process = grade_process(problems, root, "--out", out, "-j", "2", scratch=tmp_path / "scratch")
     started.append(process)
     _wait_for_rows(out, 3, process)
     descendants = _tree(process.pid)

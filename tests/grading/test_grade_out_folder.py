@@ -189,7 +189,7 @@ def _first_run_holding_the_lock(tmp_path: Path, started: list) -> tuple[Path, Pa
     problems = write_problems(tmp_path / "problems")
     root = write_class(tmp_path / "class", SLOW_CLASS)
     out = tmp_path / "out"
-    first = grade_process(problems, root, "--out", out, "-j", "1")
+    first = grade_process(problems, root, "--out", out, "-j", "1", scratch=tmp_path / "scratch")
     started.append(first)
     _wait_for_lock_holder(out, first)
     return problems, root, out, first
