@@ -31,6 +31,7 @@ from judge.inert import for_terminal
 from judge.options import RunOptions, SandboxChoice
 from judge.reporters.gradebook import write_views
 from judge.reporters.stress.summary import StressLines
+from judge.reporters.terminal_text import counted
 from judge.verdicts import Verdict
 
 
@@ -150,8 +151,9 @@ def _print_summary(summary: GradeSummary, out_dir: Path) -> None:
     counts = Counter(result.verdict for result in gradebook.results.values())
     verdicts = " ".join(f"{verdict.short} {counts[verdict]}" for verdict in Verdict if counts[verdict])
     click.echo(
-        f"graded {len(gradebook.results)} pairs ({len(gradebook.students)} students, {len(gradebook.problems)} "
-        f"problems): judged {summary.judged}, up to date {summary.reused}; {verdicts or 'no submissions'}; "
+        f"graded {counted(len(gradebook.results), 'pair')} ({counted(len(gradebook.students), 'student')}, "
+        f"{counted(len(gradebook.problems), 'problem')}): judged {summary.judged}, up to date {summary.reused}; "
+        f"{verdicts or 'no submissions'}; "
         f"{len(gradebook.unmatched)} unmatched; results in {out_dir}",
         err=True,
     )

@@ -55,6 +55,11 @@ def display_width(text: str) -> int:
     )
 
 
+def counted(number: int, noun: str) -> str:
+    """`1 problem`, `2 problems`: a count with its noun (one whose plural adds an s)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def cut_to_width(text: str, cells: int) -> str:
     """`text` in at most `cells` terminal columns, ending in "…" when cut (a wide character counts two): a line
     wider than the terminal wraps, and a status line erased with one carriage return must stay one line."""

@@ -7,7 +7,16 @@ import io
 
 import pytest
 
-from judge.reporters.terminal_text import Cell, Column, cut_to_width, display_width, row_line, styled, wants_colour
+from judge.reporters.terminal_text import (
+    Cell,
+    Column,
+    counted,
+    cut_to_width,
+    display_width,
+    row_line,
+    styled,
+    wants_colour,
+)
 
 COLUMNS = (Column("test"), Column("CPU s", "right"), Column("message"))
 
@@ -59,3 +68,7 @@ def test_styles_only_on_a_colour_terminal(monkeypatch: pytest.MonkeyPatch) -> No
 def test_text_is_cut_to_the_columns_it_may_take(text: str, cells: int, shown: str) -> None:
     assert cut_to_width(text, cells) == shown
     assert display_width(cut_to_width(text, cells)) <= cells
+
+
+def test_a_count_of_one_takes_the_singular() -> None:
+    assert [counted(number, "problem") for number in (0, 1, 2)] == ["0 problems", "1 problem", "2 problems"]

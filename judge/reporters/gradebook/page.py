@@ -23,6 +23,7 @@ from judge.grading.gradebook import Gradebook, format_score
 from judge.inert import html_text
 from judge.judging.results import SubmissionResult
 from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
+from judge.reporters.terminal_text import counted
 from judge.stress import StressReport
 from judge.verdicts import Verdict
 
@@ -39,7 +40,9 @@ def render(gradebook: Gradebook) -> str:
     anchors = {pair: f"pair-{index}" for index, pair in enumerate(_ordered_pairs(gradebook), start=1)}
     scoring = "partial credit (fraction of tests passed)" if gradebook.partial else "1 per accepted problem"
     return template.substitute(
-        title=html_text(f"Grades: {len(gradebook.students)} students × {len(gradebook.problems)} problems"),
+        title=html_text(
+            f"Grades: {counted(len(gradebook.students), 'student')} × {counted(len(gradebook.problems), 'problem')}"
+        ),
         meta=html_text(
             f"generated {gradebook.generated_at} by judge {__version__}; layout {gradebook.layout}; scoring: {scoring}"
         ),
@@ -74,8 +77,8 @@ def _totals(gradebook: Gradebook) -> str:
     for result in gradebook.results.values():
         counts[result.verdict] += 1
     chips = [
-        f'<span class="chip plain">{len(gradebook.students)} students</span>',
-        f'<span class="chip plain">{len(gradebook.results)} submissions</span>',
+        f'<span class="chip plain">{counted(len(gradebook.students), "student")}</span>',
+        f'<span class="chip plain">{counted(len(gradebook.results), "submission")}</span>',
     ]
     chips += [
         f'<span class="chip v-{verdict.short}" title="{html_text(verdict.boj_name)}">{verdict.short} {count}</span>'

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge.inert import for_terminal
+from judge.reporters.terminal_text import counted
 from judge.verify.report import SubmissionCheck, VerifyReport
 
 
@@ -106,6 +107,6 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
         return
     style = "bold green" if verified.ok else "bold red"
     console.print(
-        f"[{style}]{'OK' if verified.ok else 'FAILED'}[/]: {len(verified.submissions)} submissions, "
+        f"[{style}]{'OK' if verified.ok else 'FAILED'}[/]: {counted(len(verified.submissions), 'submission')}, "
         f"{mismatches} mismatched, {skipped} skipped, {warnings} timing warnings"
     )
