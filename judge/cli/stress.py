@@ -14,6 +14,7 @@ from judge.inert import for_terminal
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.reporters.stress import REPORTERS
+from judge.reporters.terminal_text import counted
 from judge.stress import StressReport, StressRequest, stress
 from judge.stress.search import Progress
 from judge.verdicts import Verdict
@@ -131,7 +132,7 @@ def _progress(quiet: bool) -> Progress:
         if quiet or (not on_terminal and seconds - last_shown[0] < PIPE_PROGRESS_SECONDS):
             return
         last_shown[0] = seconds
-        line = for_terminal(f"judged {judged} inputs, {seconds:.1f} s; last: {size} {verdict.short}")
+        line = for_terminal(f"judged {counted(judged, 'input')}, {seconds:.1f} s; last: {size} {verdict.short}")
         click.echo(f"\r{line}\x1b[K" if on_terminal else line, err=True, nl=not on_terminal)
 
     return show

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from judge.inert import for_terminal
+from judge.reporters.terminal_text import counted
 from judge.stress import StressReport
 from judge.verdicts import Verdict
 
@@ -26,11 +27,12 @@ def _lines(result: StressReport) -> list[str]:
     failure = result.failure
     if failure is None:
         stop = "budget spent" if result.budget_spent else "examples done"
-        return [*lines, f"no failing input: {result.judged} inputs judged in {result.seconds} s ({stop})"]
+        return [*lines, f"no failing input: {counted(result.judged, 'input')} judged in {result.seconds} s ({stop})"]
     if not failure.input and failure.verdict is Verdict.CE:
         return [*lines, "verdict: CE: the submission does not compile", result.compile_message]
     lines += [
-        f"found {failure.verdict.short} ({result.size}) after {result.judged} inputs judged in {result.seconds} s",
+        f"found {failure.verdict.short} ({result.size}) after {counted(result.judged, 'input')} judged "
+        f"in {result.seconds} s",
         *_origin(result),
         "input:",
         *_text(failure.input),
