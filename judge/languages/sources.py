@@ -67,6 +67,9 @@ def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -
             continue
     if len(known) == 1:
         return next(iter(known))
+    if not known:  # a folder of a language judge has no toolchain for: say which, as for a single file
+        suffixes = sorted({path.suffix or "extensionless" for path in contents})
+        raise SubmissionError(f"{folder}: no language judges {', '.join(suffixes)} files here")
     kinds = {found.key: found for found in known.values()}
     defaults = [path for path in known if path.stem == "main"]  # the specification's entry point: main.py, ...
     if len(kinds) == 1 and len(defaults) == 1 and not _compiled_together(next(iter(kinds.values()))):

@@ -140,7 +140,7 @@ def test_python_runs_with_site_from_the_judges_venv(key: str) -> None:
     argv = toolchain.command(toolchain.language.run, program="/p", source="/p/Main.py", source_label="a.py",
                              memory_mib=64)
     (venv_python,) = toolchain.venvs.values()
-    assert argv == [venv_python, "-I", "-W", "ignore", "/p/Main.py"]
+    assert argv == [venv_python, "-E", "-s", "-W", "ignore", "/p/Main.py"]
     assert Path(venv_python).parent.parent in toolchain.view.shown
 
 
