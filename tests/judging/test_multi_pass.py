@@ -57,6 +57,16 @@ def test_verify_gives_every_submission_its_verdict_and_checks_no_ans_as_an_outpu
     assert all(check["ok"] for check in report["test_data"]), report["test_data"]
 
 
+def test_a_legacy_package_says_multi_pass_in_validation_as_domjudges_do(narrow: Path) -> None:
+    """The legacy format has no multi-pass; DOMjudge's legacy packages say `validation: custom multi-pass`."""
+    (narrow / "problem.yaml").write_text("name: Narrow\nvalidation: custom multi-pass\nlimits:\n  validation_passes: 7\n"
+                                         "  time_multiplier: 5\n")
+    (narrow / ".timelimit").write_text("1\n")
+    problem = load_problem_folder(narrow)
+    assert problem.passes == 7
+    assert _cases(narrow, narrow / "submissions" / "accepted" / "halving.py")["sample/1"].verdict is Verdict.AC
+
+
 def test_an_accepted_submission_takes_as_many_passes_as_the_validator_asks() -> None:
     cases = _cases(NARROW, HALVING)
     assert {name: case.message for name, case in cases.items()} == {

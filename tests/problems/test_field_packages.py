@@ -98,6 +98,47 @@ def test_a_folder_nothing_names_is_skipped_with_the_reason(tally: Path) -> None:
     assert "submissions.yaml names none" in references["crash_when_long.py"].skipped
 
 
+def test_a_marker_gives_a_folder_nothing_names_its_expectation_as_domjudge_reads_it(tally: Path) -> None:
+    """DOMjudge's packages keep submissions in its own folders (`compiler_error/`, `no_output/`) with an
+    `@EXPECTED_RESULTS@:` line in a file of each; one a person judges, or with two such lines, is skipped."""
+    (tally / "submissions" / "submissions.yaml").unlink()
+    folder = tally / "submissions" / "compiler_error"
+    folder.mkdir()
+    (folder / "broken.py").write_text("# @EXPECTED_RESULTS@: COMPILER-ERROR\nprint(\n")
+    (folder / "manual.py").write_text("# @EXPECTED_RESULTS@: CHECK-MANUALLY\nprint(0)\n")
+    (folder / "twice.py").write_text("# @EXPECTED_RESULTS@: CORRECT\n# @EXPECTED_RESULTS@: CORRECT\nprint(0)\n")
+    helper = folder / "helper_marked"
+    helper.mkdir()
+    (helper / "main.py").write_text("import other\n")
+    (helper / "other.py").write_text("# @EXPECTED_RESULTS@: RUN-ERROR\nraise SystemExit(3)\n")
+    (folder / "prose.py").write_text("# The @EXPECTED_RESULTS@ line is left out on purpose.\nprint(0)\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert (references["broken.py"].expectation.short, references["broken.py"].skipped) == ("COMPILER-ERROR", "")
+    assert references["helper_marked"].expectation.verdicts == frozenset({Verdict.RE, Verdict.MLE, Verdict.OLE})
+    assert references["manual.py"].skipped == "@EXPECTED_RESULTS@: CHECK-MANUALLY, which a person judges"
+    assert references["twice.py"].skipped == "its files hold several @EXPECTED_RESULTS@ lines"
+    assert "is not a folder the specification defines" in references["prose.py"].skipped
+    assert "is not a folder the specification defines" in references["crash_when_long.py"].skipped
+    done = judge_cli("verify", "--format", "json", str(tally))
+    got = {Path(row["path"]).name: row["got"] for row in json.loads(done.stdout)["submissions"]}
+    assert (got["broken.py"], got["helper_marked"]) == ("CE", "RE"), done.stdout + done.stderr
+
+
+def test_a_folder_in_a_language_judge_does_not_have_is_skipped_naming_it(tally: Path) -> None:
+    folder = tally / "submissions" / "accepted" / "ada_with_notes"
+    folder.mkdir()
+    (folder / "hello.adb").write_text("with Ada.Text_IO;\n")
+    (folder / "notes.txt").write_text("read me\n")
+    references = {ref.path.name: ref for ref in load_problem_folder(tally).references or ()}
+    assert references["ada_with_notes"].skipped == "no language judges .adb, .txt files here"
+
+
+def test_domjudges_timelimit_is_met_by_output_beyond_the_limit() -> None:
+    """DOMjudge cuts output at its limit and lets the program run into the time limit: TIMELIMIT there."""
+    timelimit = expected_results(Path("x.cc"), b"// @EXPECTED_RESULTS@: TIMELIMIT\n")
+    assert timelimit is not None and timelimit.verdicts == frozenset({Verdict.TLE, Verdict.OLE})
+
+
 def test_requirements_per_test_group_become_requirements_on_the_tests_they_match() -> None:
     references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
     crash = references["crash_when_long.py"]
@@ -171,6 +212,23 @@ def test_an_input_validator_folder_with_only_a_run_script_judges_the_inputs(tall
     assert "4/5 tests valid" in done.stdout and "tally/secret/small/3" in done.stdout, done.stdout
 
 
+def test_a_test_cases_own_yaml_gives_its_input_validator_arguments(tally: Path) -> None:
+    """2025-09's `<name>.yaml` beside a test (BAPCtools writes them): its `input_validator_args` override the
+    group's; `hint` is a key judge does not use, listed once; a key no test case has is the file's mistake."""
+    validator = tally / "input_validators" / "format"
+    (validator / "run").write_text('#!/bin/sh\nexec python3 "$(dirname "$0")/format.py" "$@"\n')
+    (validator / "format.py").write_text("import sys\n\nsys.exit(43 if '--reject' in sys.argv else 42)\n")
+    small = tally / "data" / "secret" / "small"
+    (small / "2.yaml").write_text("input_validator_args: [--reject]\nhint: add them all\n")
+    done = judge_cli("verify", "--format", "json", str(tally))
+    invalid = [check["test"] for check in json.loads(done.stdout)["test_data"] if not check["ok"]]
+    assert invalid == ["secret/small/2"], done.stdout + done.stderr
+    (small / "2.yaml").write_text("input_validator_arguments: [--reject]\n")
+    done = judge_cli("verify", str(tally))
+    assert done.returncode == 2
+    assert f"{small / '2.yaml'}: input_validator_arguments: not a key of a test case" in done.stderr
+
+
 def test_a_build_script_that_makes_no_run_file_is_the_packages_failure(tally: Path) -> None:
     (tally / "output_validator" / "run").unlink()
     done = judge_cli("run", str(tally), str(tally / "submissions" / "accepted" / "tally.py"))
@@ -229,8 +287,8 @@ def test_a_helper_file_missing_from_the_folder_fails_the_submission(tally: Path)
 def test_output_beyond_the_limit_meets_tle_from_2023_on_and_rte_always(tmp_path: Path, legacy: bool,
                                                                        meets_tle: bool) -> None:
     config = SubmissionsConfig.read(tmp_path, tmp_path, legacy=legacy)
-    tle, _ = config.expectation(PurePosixPath("time_limit_exceeded", "flood.cpp"))
-    rte, _ = config.expectation(PurePosixPath("run_time_error", "flood.cpp"))
+    tle = config.expectation(PurePosixPath("time_limit_exceeded", "flood.cpp"))
+    rte = config.expectation(PurePosixPath("run_time_error", "flood.cpp"))
     assert tle is not None and rte is not None
     assert (Verdict.OLE in tle.verdicts, Verdict.OLE in rte.verdicts) == (meets_tle, True)
 
@@ -290,6 +348,17 @@ def test_a_shell_folder_runs_its_main_sh_which_sources_the_other(tally: Path) ->
     (folder / "add.sh").write_text("total=0\nfor x in $line; do total=$((total + x)); done\necho $total\n")
     done = judge_cli("run", str(tally), str(folder))
     assert "Bash" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_python_folder_runs_its_main_py_which_imports_the_other(tally: Path) -> None:
+    """The script's folder is on sys.path, as on BOJ: the modules of a submission of several files import each
+    other (DOMjudge's and BAPCtools' packages have such accepted submissions)."""
+    folder = tally / "submissions" / "accepted" / "two_modules"
+    folder.mkdir()
+    (folder / "main.py").write_text("import adding\n\nprint(adding.total())\n")
+    (folder / "adding.py").write_text("import sys\n\n\ndef total():\n    return sum(map(int, sys.stdin.read().split()[1:]))\n")
+    done = judge_cli("run", str(tally), str(folder))
+    assert "Python 3" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
 
 
 def test_domjudges_compiler_error_marker_and_spaced_braces_are_read() -> None:

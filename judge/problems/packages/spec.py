@@ -95,7 +95,8 @@ class PackageSpec(_Strict):
     def types(self) -> frozenset[str]:
         """Every word of `type` (2023-07+) and of legacy `validation: custom interactive`."""
         words = {self.type} if isinstance(self.type, str) else set(self.type)
-        words |= {word for word in self.validation.split() if word in ("interactive", "score")}
+        # multi-pass: DOMjudge's legacy packages say `validation: custom multi-pass` (the legacy format has none)
+        words |= {word for word in self.validation.split() if word in ("interactive", "score", "multi-pass")}
         if "score" in words:
             words.add("scoring")
         return frozenset(words)

@@ -1,7 +1,8 @@
 """A package's reference submissions: every file in `submissions/<folder>/`, expected to get what its folder
 means in the specification and what `submissions/submissions.yaml` adds (submissions_yaml.py), unless an
-`@EXPECTED_RESULTS@:` line in the file says otherwise (DOMjudge's marker, which packages use:
-`@EXPECTED_RESULTS@: WRONG_ANSWER, TIME_LIMIT_EXCEEDED`).
+`@EXPECTED_RESULTS@:` line in its files says otherwise (DOMjudge's marker, which packages use:
+`@EXPECTED_RESULTS@: WRONG_ANSWER, TIME_LIMIT_EXCEEDED`). In a folder neither gives requirements for (DOMjudge's
+`compiler_error/`, `no_output/`), the marker alone does.
 
 The package's verdicts are coarser than ours: its WA covers our PE, and its RTE covers running out of memory
 or output (our MLE and OLE), as problemtools judges them.
@@ -24,7 +25,7 @@ from judge.problems.packages.submissions_yaml import VERDICTS, SubmissionsConfig
 from judge.verdicts import Verdict
 
 SUBMISSIONS_FOLDER = "submissions"
-MARKER = re.compile(rb"@EXPECTED_RESULTS@:?\s*([A-Za-z_,\- \t]+)")
+MARKER = re.compile(rb"@EXPECTED_RESULTS@:[ \t]*([A-Za-z_,\- \t]+)")  # with its colon: prose names the marker too
 MARKER_SCAN_BYTES = 64 * 1024
 
 AC, WA, TLE, RTE = (VERDICTS[name] for name in ("AC", "WA", "TLE", "RTE"))
@@ -42,7 +43,9 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "NO-OUTPUT": WA,
     "NO_OUTPUT": WA,
     "TIME_LIMIT_EXCEEDED": TLE,
-    "TIMELIMIT": TLE,
+    # DOMjudge's name, with DOMjudge's meaning: it cuts output at its limit and lets the program run into the time
+    # limit, so one that prints forever is TIMELIMIT there; judge stops it at the limit (OLE).
+    "TIMELIMIT": TLE | {Verdict.OLE},
     "RUN_TIME_ERROR": RTE,
     "RUN-ERROR": RTE,
     "RUN_ERROR": RTE,
@@ -52,6 +55,8 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "COMPILER-ERROR": frozenset({Verdict.CE}),
     "COMPILER_ERROR": frozenset({Verdict.CE}),  # DOMjudge's
 }
+MANUAL_RESULTS = ("CHECK-MANUALLY", "CHECK_MANUALLY")
+"""DOMjudge's result for a submission a person judges: listed as skipped."""
 PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
 
 
@@ -76,25 +81,22 @@ def package_references(root: Path, source_limit_bytes: int, *, legacy: bool) -> 
             if path.name.endswith(DISABLED):
                 found.append(Reference(path, UNDEFINED, skipped=f"its name ends in {DISABLED}, which switches it off"))
                 continue
+            relative = PurePosixPath(folder.name, path.name)
             if folder.name == PARTIALLY_ACCEPTED:
-                expectation, skipped = Expectation("PAC", AC, partial=True), ""
+                expectation = Expectation("PAC", AC, partial=True)
             else:
-                expectation, skipped = config.expectation(PurePosixPath(folder.name, path.name))
-            if expectation is None:
-                skipped = f"{folder.name}/ is not a folder the specification defines, and submissions.yaml names none"
-                found.append(Reference(path, UNDEFINED, skipped=skipped))
-            elif skipped:
-                found.append(Reference(path, expectation, skipped=skipped))
-            else:
-                entrypoint = config.entrypoint(PurePosixPath(folder.name, path.name))
-                found.append(_reference(root, path, expectation, source_limit_bytes, entrypoint))
+                expectation = config.expectation(relative)
+            found.append(_reference(root, path, expectation, source_limit_bytes, config.entrypoint(relative)))
     return tuple(found)
 
 
-def _reference(root: Path, path: Path, expectation: Expectation, limit: int, entrypoint: str | None) -> Reference:
+def _reference(
+    root: Path, path: Path, expectation: Expectation | None, limit: int, entrypoint: str | None
+) -> Reference:
     """The submission `path`; one linked to another file of the package is judged as that file (its real path,
     which judging reads without following links). A folder whose `entrypoint` (submissions.yaml) is not the file
-    judge would run is skipped: judge picks a folder's main source by its own rule (languages/sources.py)."""
+    judge would run is skipped: judge picks a folder's main source by its own rule (languages/sources.py).
+    `expectation` is None in a folder nothing gives requirements for: its marker must, else it is skipped."""
     listed = None
     if os.path.isdir(path):
         resolve_inside(path, root, folder=True)
@@ -103,10 +105,21 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int, ent
     try:
         files = SourceFiles.read(path, limit)
     except Refused as refused:
-        return Reference(path, expectation, skipped=refused.reason)
+        return Reference(path, expectation or UNDEFINED, skipped=refused.reason)
     except SubmissionError as error:  # a folder without one main source
-        return Reference(path, expectation, skipped=str(error).removeprefix(f"{path}: "))
+        return Reference(path, expectation or UNDEFINED, skipped=str(error).removeprefix(f"{path}: "))
     head = files.text
+    markers = [match for text in (head, *(text for _, text, _ in files.beside)) for match in _markers(text)]
+    if len(markers) > 1:
+        return Reference(path, expectation or UNDEFINED, skipped="its files hold several @EXPECTED_RESULTS@ lines")
+    if any(name in MANUAL_RESULTS for name in _names(markers)):
+        return Reference(path, UNDEFINED, skipped="@EXPECTED_RESULTS@: CHECK-MANUALLY, which a person judges")
+    marked = _expectation(path, markers[0]) if markers else None
+    expectation = marked or expectation
+    if expectation is None:
+        folder = path.parent.name
+        skipped = f"{folder}/ is not a folder the specification defines, and submissions.yaml names none"
+        return Reference(path, UNDEFINED, skipped=skipped)
     if entrypoint is not None and files.main != path and entrypoint not in (files.main.name, files.main.stem):
         return Reference(
             path,
@@ -122,15 +135,27 @@ def _reference(root: Path, path: Path, expectation: Expectation, limit: int, ent
         return Reference(path, expectation, skipped=f"no language judges {suffix} files here")
     if files.main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
         return Reference(path, expectation, skipped="Python 2 (its #! line says so); judge runs Python 3 only")
-    return Reference(path, expected_results(path, head) or expectation, listed=listed)
+    return Reference(path, expectation, listed=listed)
+
+
+def _markers(source: bytes) -> list[bytes]:
+    """The results of each `@EXPECTED_RESULTS@:` line of one file (its first 64 KiB)."""
+    return [match.group(1) for match in MARKER.finditer(source[:MARKER_SCAN_BYTES])]
+
+
+def _names(markers: list[bytes]) -> list[str]:
+    return [name.strip().upper() for marker in markers for name in marker.decode().split(",") if name.strip()]
 
 
 def expected_results(path: Path, source: bytes) -> Expectation | None:
-    """The expectation an `@EXPECTED_RESULTS@:` line gives, or None without one; an unknown result is a SpecError."""
-    match = MARKER.search(source[:MARKER_SCAN_BYTES])
-    if match is None:
-        return None
-    names = [name.strip().upper() for name in match.group(1).decode().split(",") if name.strip()]
+    """The expectation the first `@EXPECTED_RESULTS@:` line of `source` gives, or None without one."""
+    markers = _markers(source)
+    return _expectation(path, markers[0]) if markers else None
+
+
+def _expectation(path: Path, results: bytes) -> Expectation:
+    """The expectation of one marker's results; an unknown result, or none, is a SpecError."""
+    names = _names([results])
     verdicts: frozenset[Verdict] = frozenset()
     for name in names:
         if name not in RESULT_NAMES:

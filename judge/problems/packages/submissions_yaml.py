@@ -125,10 +125,9 @@ class SubmissionsConfig:
         given = [entry for pattern, entry in self.entrypoints if matches_path(pattern, relative)]
         return given[-1] if given else None
 
-    def expectation(self, relative: PurePosixPath) -> tuple[Expectation | None, str]:
-        """What the submission at `relative` (under submissions/) must get, and why it cannot be judged here (never,
-        since requirements for test groups are checked on every test's verdict; kept for the callers' shape);
-        (None, "") when neither its folder nor any pattern says anything."""
+    def expectation(self, relative: PurePosixPath) -> Expectation | None:
+        """What the submission at `relative` (under submissions/) must get (requirements for test groups are
+        checked on every test's verdict); None when neither its folder nor any pattern says anything."""
         folder = relative.parts[0]
         default = DEFAULTS.get(folder)
         base = default[1] if default else None
@@ -148,7 +147,7 @@ class SubmissionsConfig:
                 names.append(pattern)
             groups += pattern_groups
         if base is None and not found:
-            return None, ""
+            return None
         verdicts = Requirement().verdicts(self.classes)
         whole = (*([base] if base else []), *found)
         for requirement in whole:
@@ -161,7 +160,7 @@ class SubmissionsConfig:
             if groups
             else ()
         )
-        return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts, tests=tests), ""
+        return Expectation(" & ".join(names) if len(names) > 1 else names[0], verdicts, tests=tests)
 
     def _per_test(self, patterns: tuple[str, ...], requirement: Requirement) -> CaseRequirement:
         """`requirement` on the tests any of `patterns` matches (none: every test), in our verdicts."""

@@ -47,6 +47,17 @@ USED_GROUP_KEYS = frozenset(
 )
 """The settings judge acts on; every other key GroupSettings accepts is one judge does not use (yet)."""
 SETTINGS_FILES = ("testdata.yaml", "test_group.yaml")
+TEST_CASE_KEYS = (
+    "args",
+    "input_validator_args",
+    "output_validator_args",
+    "input_visualizer_args",
+    "output_visualizer_args",
+    "full_feedback",
+    "hint",
+    "description",
+)
+"""What a test case's own `<name>.yaml` (2025-09) may set; its validator arguments override its group's."""
 
 
 class GroupSettings(BaseModel):
@@ -78,6 +89,8 @@ class GroupSettings(BaseModel):
     static_validator_args: str | list[str] | None = None
     input_visualizer_args: str | list[str] | None = None
     output_visualizer_args: str | list[str] | None = None
+    description: str | None = None
+    hint: str | None = None  # a test case's .yaml only (TEST_CASE_KEYS)
 
     @field_validator("output_validator_flags", "output_validator_args")
     @classmethod
@@ -266,9 +279,29 @@ class _Walk:
                     file_inside(file, real, self.root)
                 name = path.relative_to(self.data).with_suffix("").as_posix()
                 case = TestCase(name=name, input_path=path, answer_path=answer)
-                self.tests.append(PackageTest(case, inherited.flags, inherited.input_args))
+                own = _inherit(inherited, self._case_settings(path.with_suffix(".yaml"), real))
+                self.tests.append(PackageTest(case, own.flags, own.input_args))
                 items.append(name)
         return _group(folder.relative_to(self.data).as_posix(), tuple(items), inherited, settings)
+
+    def _case_settings(self, path: Path, folder: Path) -> GroupSettings | None:
+        """A test case's own settings file, read as a group's with the keys a test case may set; `args` for the
+        submission are refused, since judge passes none and the test would mean something else."""
+        if not os.path.lexists(path):
+            return None
+        file_inside(path, folder, self.root)
+        raw = read_spec_mapping(path, ", ".join(TEST_CASE_KEYS), empty_ok=True, root=self.root)
+        unknown = sorted(str(key) for key in raw if key not in TEST_CASE_KEYS)
+        if unknown:
+            raise SpecError(f"{path}: {unknown[0]}: not a key of a test case; use {', '.join(TEST_CASE_KEYS)}")
+        if raw.get("args"):
+            raise SpecError(f"{path}: args: judge passes no arguments to submissions yet; remove the key")
+        try:
+            settings = GroupSettings.model_validate(raw)
+        except ValidationError as error:
+            raise SpecError(f"{path}: {first_error(error)}") from None
+        self.read.append((path, settings))
+        return settings
 
 
 def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
