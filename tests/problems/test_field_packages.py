@@ -15,7 +15,7 @@ from conftest import judge_cli
 from judge.errors import SpecError
 from judge.problems.expectations import CaseRequirement, Expectation
 from judge.problems.load import load_problem_folder
-from judge.problems.packages.submissions import expected_results
+from judge.problems.packages.submissions import marker_expectation, markers_in
 from judge.problems.packages.submissions_yaml import SubmissionsConfig, expand_braces
 from judge.verdicts import Verdict
 
@@ -135,7 +135,7 @@ def test_a_folder_in_a_language_judge_does_not_have_is_skipped_naming_it(tally: 
 
 def test_domjudges_timelimit_is_met_by_output_beyond_the_limit() -> None:
     """DOMjudge cuts output at its limit and lets the program run into the time limit: TIMELIMIT there."""
-    timelimit = expected_results(Path("x.cc"), b"// @EXPECTED_RESULTS@: TIMELIMIT\n")
+    timelimit = marker_expectation(Path("x.cc"), *markers_in(b"// @EXPECTED_RESULTS@: TIMELIMIT\n"))
     assert timelimit is not None and timelimit.verdicts == frozenset({Verdict.TLE, Verdict.OLE})
 
 
@@ -362,7 +362,7 @@ def test_a_python_folder_runs_its_main_py_which_imports_the_other(tally: Path) -
 
 
 def test_domjudges_compiler_error_marker_and_spaced_braces_are_read() -> None:
-    assert expected_results(Path("x.cc"), b"// @EXPECTED_RESULTS@: COMPILER-ERROR\n") == Expectation(
+    assert marker_expectation(Path("x.cc"), *markers_in(b"// @EXPECTED_RESULTS@: COMPILER-ERROR\n")) == Expectation(
         "COMPILER-ERROR", frozenset({Verdict.CE}))
     assert expand_braces("secret/*{ 4 }{ 2 }") == ["secret/*42"]
 

@@ -109,12 +109,12 @@ def _reference(
     except SubmissionError as error:  # a folder without one main source
         return Reference(path, expectation or UNDEFINED, skipped=str(error).removeprefix(f"{path}: "))
     head = files.text
-    markers = [match for text in (head, *(text for _, text, _ in files.beside)) for match in _markers(text)]
+    markers = [match for text in (head, *(text for _, text, _ in files.beside)) for match in markers_in(text)]
     if len(markers) > 1:
         return Reference(path, expectation or UNDEFINED, skipped="its files hold several @EXPECTED_RESULTS@ lines")
     if any(name in MANUAL_RESULTS for name in _names(markers)):
         return Reference(path, UNDEFINED, skipped="@EXPECTED_RESULTS@: CHECK-MANUALLY, which a person judges")
-    marked = _expectation(path, markers[0]) if markers else None
+    marked = marker_expectation(path, markers[0]) if markers else None
     expectation = marked or expectation
     if expectation is None:
         folder = path.parent.name
@@ -138,7 +138,7 @@ def _reference(
     return Reference(path, expectation, listed=listed)
 
 
-def _markers(source: bytes) -> list[bytes]:
+def markers_in(source: bytes) -> list[bytes]:
     """The results of each `@EXPECTED_RESULTS@:` line of one file (its first 64 KiB)."""
     return [match.group(1) for match in MARKER.finditer(source[:MARKER_SCAN_BYTES])]
 
@@ -147,13 +147,7 @@ def _names(markers: list[bytes]) -> list[str]:
     return [name.strip().upper() for marker in markers for name in marker.decode().split(",") if name.strip()]
 
 
-def expected_results(path: Path, source: bytes) -> Expectation | None:
-    """The expectation the first `@EXPECTED_RESULTS@:` line of `source` gives, or None without one."""
-    markers = _markers(source)
-    return _expectation(path, markers[0]) if markers else None
-
-
-def _expectation(path: Path, results: bytes) -> Expectation:
+def marker_expectation(path: Path, results: bytes) -> Expectation:
     """The expectation of one marker's results; an unknown result, or none, is a SpecError."""
     names = _names([results])
     verdicts: frozenset[Verdict] = frozenset()

@@ -290,17 +290,9 @@ class _Walk:
         if not os.path.lexists(path):
             return None
         file_inside(path, folder, self.root)
-        raw = read_spec_mapping(path, ", ".join(TEST_CASE_KEYS), empty_ok=True, root=self.root)
-        unknown = sorted(str(key) for key in raw if key not in TEST_CASE_KEYS)
-        if unknown:
-            raise SpecError(f"{path}: {unknown[0]}: not a key of a test case; use {', '.join(TEST_CASE_KEYS)}")
-        if raw.get("args"):
+        settings = _read_settings(path, self.root, self.read, keys=TEST_CASE_KEYS)
+        if settings.args:
             raise SpecError(f"{path}: args: judge passes no arguments to submissions yet; remove the key")
-        try:
-            settings = GroupSettings.model_validate(raw)
-        except ValidationError as error:
-            raise SpecError(f"{path}: {first_error(error)}") from None
-        self.read.append((path, settings))
         return settings
 
 
@@ -363,11 +355,24 @@ def _settings(root: Path, folder: Path, read: list[tuple[Path, GroupSettings]]) 
     for name in SETTINGS_FILES:
         path = folder / name
         if os.path.lexists(path):
-            raw = read_spec_mapping(path, "output_validator_flags, accept_score, ...", empty_ok=True, root=root)
-            try:
-                settings = GroupSettings.model_validate(raw)
-            except ValidationError as error:
-                raise SpecError(f"{path}: {first_error(error)}") from None
-            read.append((path, settings))
-            return settings
+            return _read_settings(path, root, read)
     return None
+
+
+def _read_settings(
+    path: Path, root: Path, read: list[tuple[Path, GroupSettings]], *, keys: tuple[str, ...] | None = None
+) -> GroupSettings:
+    """One settings file, recorded in `read` (verify lists the keys judge does not use); with `keys`, only those
+    may appear (a test case's own file)."""
+    raw = read_spec_mapping(
+        path, ", ".join(keys or ("output_validator_flags", "accept_score", "...")), empty_ok=True, root=root
+    )
+    unknown = sorted(str(key) for key in raw if key not in keys) if keys is not None else []
+    if unknown:
+        raise SpecError(f"{path}: {unknown[0]}: not a key of a test case; use {', '.join(keys or ())}")
+    try:
+        settings = GroupSettings.model_validate(raw)
+    except ValidationError as error:
+        raise SpecError(f"{path}: {first_error(error)}") from None
+    read.append((path, settings))
+    return settings
