@@ -38,7 +38,7 @@ from judge.errors import JudgeError
 from judge.inert import for_terminal
 from judge.options import RunOptions
 from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
-from judge.serve.store import PROBLEMS_EPOCH, Store, StoredSubmission
+from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
 PARENT_CHECK_SECONDS = 0.2
@@ -81,42 +81,49 @@ def judging_main(config: JudgingConfig) -> None:
     signal.signal(signal.SIGTERM, _exit_through_cleanup)
     threading.Thread(target=_exit_without_parent, args=(config.parent_pid,), daemon=True, name="watch-server").start()
     store = Store(config.data_dir)
-    claim = uuid.uuid4().hex
+    judging_process = uuid.uuid4().hex
     store.release_claims()
     problems = _Problems(config.problems_dir)
     with open_executor(config.executor) as executor:
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
-        _judge_forever(store, claim, problems, executor, config.options)
+        _judge_forever(store, judging_process, problems, executor, config.options)
 
 
-def _judge_forever(store: Store, claim: str, problems: _Problems, executor: Executor, options: RunOptions) -> None:
-    in_flight: dict[int, tuple[int, SubmissionTask]] = {}  # id(task) -> (submission id, task): tasks are not hashable
+def _judge_forever(
+    store: Store, judging_process: str, problems: _Problems, executor: Executor, options: RunOptions
+) -> None:
+    in_flight: dict[int, tuple[Claimed, SubmissionTask]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
         free = executor.capacity - len(in_flight)
         if free > 0:
-            for submission, source in store.claim(store.queued_in_fair_order(free), claim):
+            for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
+                submission = claimed.submission
                 task = _task(
-                    submission, source, problems.packs, options, StoredProgress(store.path, submission.id, claim)
+                    submission,
+                    claimed.source,
+                    problems.packs,
+                    options,
+                    StoredProgress(store.path, submission.id, claimed.token),
                 )
                 if task is None:
                     store.finish(
                         submission.id,
-                        claim,
+                        claimed.token,
                         SubmissionOutcome.failure(
                             f"the problem {submission.problem_id!r} is no longer in the problems folder", "judge serve"
                         ),
                     )
                     continue
                 executor.submit(task)
-                in_flight[id(task)] = (submission.id, task)
+                in_flight[id(task)] = (claimed, task)
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
         finished = executor.next_finished()
-        submission_id, _ = in_flight.pop(id(finished.task))
-        store.finish(submission_id, claim, finished.outcome)
+        claimed, _ = in_flight.pop(id(finished.task))
+        store.finish(claimed.submission.id, claimed.token, finished.outcome)
 
 
 def _task(

@@ -9,14 +9,16 @@ WAL index, the schema parsed again), which was half of what a page or a poll cos
 judging load that CPU is what is short. Every statement still runs in its own transaction (autocommit, or one
 BEGIN IMMEDIATE ... COMMIT), so a kept connection holds no lock and no snapshot between calls.
 
-A submission moves queued -> judging -> done. `claim` names the judging process that holds it: a result is
-written only `WHERE claim = ?`, so after a crash, a restart or a rejudge (each of which clears claims), a result
-from an older judging process changes nothing, and every submission ends with exactly one result.
+A submission moves queued -> judging -> done. `claim` is a token made anew for each claim (the judging process's
+name and a random part): a result is written only `WHERE claim = ?`, so after a crash, a restart or a rejudge
+(each of which clears claims), a result of an older run changes nothing, even when the same judging process has
+claimed the submission again meanwhile, and every submission ends with exactly one result: the latest claim's.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -126,6 +128,15 @@ class StoredSubmission:
             worker=row["worker"] or "",
             judged_at=row["judged_at"],
         )
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A submission a judging process now holds: its row, its source, and the token only this claim carries."""
+
+    submission: StoredSubmission
+    source: bytes
+    token: str
 
 
 @dataclass(frozen=True)
@@ -283,26 +294,28 @@ class Store:
             rows = connection.execute("SELECT status, COUNT(*) AS n FROM submissions GROUP BY status").fetchall()
         return {row["status"]: row["n"] for row in rows}
 
-    def claim(self, submission_ids: Sequence[int], claim: str) -> list[tuple[StoredSubmission, bytes]]:
-        """Mark the still-queued ones among `submission_ids` as judged by `claim`; each with its source."""
+    def claim(self, submission_ids: Sequence[int], judging_process: str) -> list[Claimed]:
+        """Mark the still-queued ones among `submission_ids` as judged, each under a new token of
+        `judging_process`'s: a rejudge that queues one again voids the token of the run still going."""
         if not submission_ids:  # the idle judging process asks 20 times a second: no write lock for nothing
             return []
         claimed = []
         with self._transaction() as connection:
             for submission_id in submission_ids:
+                token = f"{judging_process}/{secrets.token_hex(8)}"
                 taken = connection.execute(
                     "UPDATE submissions SET status = 'judging', claim = ? WHERE id = ? AND status = 'queued'",
-                    (claim, submission_id),
+                    (token, submission_id),
                 ).rowcount
                 if taken:
                     row = connection.execute(
                         f"SELECT {_COLUMNS}, source FROM submissions WHERE id = ?", (submission_id,)
                     ).fetchone()
-                    claimed.append((StoredSubmission.of_row(row), bytes(row["source"])))
+                    claimed.append(Claimed(StoredSubmission.of_row(row), bytes(row["source"]), token))
         return claimed
 
-    def finish(self, submission_id: int, claim: str, outcome: SubmissionOutcome) -> bool:
-        """Store `outcome` if `claim` still holds the submission; whether it did."""
+    def finish(self, submission_id: int, token: str, outcome: SubmissionOutcome) -> bool:
+        """Store `outcome` if the claim `token` still holds the submission; whether it did."""
         result_json = json.dumps(outcome.result.to_dict()) if outcome.result is not None else None
         with self._transaction() as connection:
             return bool(
@@ -320,7 +333,7 @@ class Store:
                         outcome.judge_version,
                         time.time(),
                         submission_id,
-                        claim,
+                        token,
                     ),
                 ).rowcount
             )

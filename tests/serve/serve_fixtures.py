@@ -138,7 +138,8 @@ def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str =
            compile_message: str = "") -> None:
     """Give a stored submission a result as the judging process would (a claim, then `finish`), with a test row
     per verdict: the sample carries `message` and `diff`, the hidden test the same verdict."""
-    row, _ = store.claim([submission_id], "test-claim")[0]
+    (claimed,) = store.claim([submission_id], "test-claim")
+    row = claimed.submission
     cases = () if verdict is Verdict.CE else tuple(
         CaseResult(name=name, verdict=verdict, cpu_seconds=0.01, wall_seconds=0.02, peak_mib=3.0, message=message,
                    is_sample=name.startswith("sample"), diff=diff) for name in ("sample1", "2"))
@@ -146,4 +147,4 @@ def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str =
                               limits=Limits(5, 11, 544, 1), isolation="bwrap", memory_enforcement="cgroup",
                               verdict=verdict, cases=cases, compile_message=compile_message)
     outcome = SubmissionOutcome(verdict=verdict, tests_passed=result.passed, result=result, error="", worker="test")
-    assert store.finish(submission_id, "test-claim", outcome)
+    assert store.finish(submission_id, claimed.token, outcome)

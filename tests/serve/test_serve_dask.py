@@ -80,11 +80,11 @@ def test_the_recorder_writes_well_formed_events_under_their_claim_and_ignores_th
     first, second = (store.add_submission(NewSubmission("kim", "sum", "python3", "a.py", b"print(3)\n"), 5)
                      for _ in range(2))
     assert first is not None and second is not None
-    store.claim([first, second], "mine")
+    mine = {each.submission.id: each.token for each in store.claim([first, second], "mine")}
     recorder = DaskProgressRecorder(store.path)
-    for message in ("test 1 of 2", {"submission": str(first), "claim": "mine", "phase": "test 1 of 2"},
-                    {"submission": first, "claim": "mine"}, {"submission": first, "claim": "another", "phase": "x"},
-                    {"submission": second, "claim": "mine", "phase": "test 2 of 2"}):
+    for message in ("test 1 of 2", {"submission": str(first), "claim": mine[first], "phase": "test 1 of 2"},
+                    {"submission": first, "claim": mine[first]}, {"submission": first, "claim": "another", "phase": "x"},
+                    {"submission": second, "claim": mine[second], "phase": "test 2 of 2"}):
         recorder((0.0, message))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not store.submission(second).progress:  # type: ignore[union-attr]

@@ -17,18 +17,18 @@ HEADER = SubmissionHeader(problem_id="sum", submission="a.py", language="Python 
 CASE = CaseResult(name="sample1", verdict=Verdict.AC, cpu_seconds=0.01, wall_seconds=0.02, peak_mib=3.0)
 
 
-def _claimed(tmp_path: Path) -> tuple[Store, int]:
+def _claimed(tmp_path: Path) -> tuple[Store, int, str]:
     store = Store(tmp_path)
     store.create()
     submission_id = store.add_submission(NewSubmission("kim", "sum", "python3", "a.py", b"print(3)\n"), 5)
     assert submission_id is not None
-    store.claim([submission_id], "mine")
-    return store, submission_id
+    (claimed,) = store.claim([submission_id], "mine")
+    return store, submission_id, claimed.token
 
 
 def test_the_phases_reach_the_database_in_order(tmp_path: Path) -> None:
-    store, submission_id = _claimed(tmp_path)
-    listener = pickle.loads(pickle.dumps(StoredProgress(store.path, submission_id, "mine")))  # as it travels
+    store, submission_id, token = _claimed(tmp_path)
+    listener = pickle.loads(pickle.dumps(StoredProgress(store.path, submission_id, token)))  # as it travels
     seen = []
     for step in (lambda: listener.started(HEADER), lambda: listener.compiled(""), lambda: listener.judged(CASE)):
         step()
@@ -39,8 +39,8 @@ def test_the_phases_reach_the_database_in_order(tmp_path: Path) -> None:
 
 
 def test_another_claims_progress_is_not_written(tmp_path: Path) -> None:
-    store, submission_id = _claimed(tmp_path)
-    StoredProgress(store.path, submission_id, "an older judging process").started(HEADER)
+    store, submission_id, _ = _claimed(tmp_path)
+    StoredProgress(store.path, submission_id, "an older claim").started(HEADER)
     row = store.submission(submission_id)
     assert row is not None and row.progress == ""
 

@@ -52,13 +52,14 @@ def test_a_result_is_stored_only_under_the_claim_that_holds_it(tmp_path: Path) -
     submission = _submit(store, "kim")
     assert submission is not None
     outcome = SubmissionOutcome(verdict=Verdict.WA, tests_passed=0, result=None, error="", worker="w")
-    assert [row.id for row, _ in store.claim([submission], "old")] == [submission]
+    (old,) = store.claim([submission], "old")
+    assert old.submission.id == submission
     assert store.release_claims() == 1  # a new judging process started: the old one's claim is void
-    assert [row.id for row, _ in store.claim([submission], "new")] == [submission]
+    (new,) = store.claim([submission], "new")
 
-    assert store.finish(submission, "old", outcome) is False
-    assert store.finish(submission, "new", outcome) is True
-    assert store.finish(submission, "new", outcome) is False  # done: a duplicate result changes nothing
+    assert store.finish(submission, old.token, outcome) is False
+    assert store.finish(submission, new.token, outcome) is True
+    assert store.finish(submission, new.token, outcome) is False  # done: a duplicate result changes nothing
     row = store.submission(submission)
     assert row is not None and row.status == "done" and row.verdict is Verdict.WA
 
@@ -75,11 +76,29 @@ def test_rejudging_queues_again_and_voids_a_result_in_flight(tmp_path: Path) -> 
     store = _store(tmp_path)
     first, second = _submit(store, "kim"), _submit(store, "lee")
     assert first is not None and second is not None
-    store.claim([first, second], "c")
+    claimed = {each.submission.id: each.token for each in store.claim([first, second], "c")}
     outcome = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
-    store.finish(first, "c", outcome)
+    store.finish(first, claimed[first], outcome)
 
     assert store.requeue(problem_id="sum") == 2
-    assert store.finish(second, "c", outcome) is False
+    assert store.finish(second, claimed[second], outcome) is False
     assert store.counts() == {"queued": 2}
     assert store.requeue(submission_id=first) == 1
+
+
+def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_it_again(tmp_path: Path) -> None:
+    """Issue 39 item 10: with two workers, a rejudge's new run and the stale one are judged side by side by one
+    judging process; only the latest claim's result may be stored, whichever run finishes first."""
+    store = _store(tmp_path)
+    submission = _submit(store, "kim")
+    assert submission is not None
+    (stale,) = store.claim([submission], "one-judging-process")
+    assert store.requeue(submission_id=submission) == 1
+    (latest,) = store.claim([submission], "one-judging-process")
+    accepted = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
+    wrong = SubmissionOutcome(verdict=Verdict.WA, tests_passed=1, result=None, error="", worker="w")
+
+    assert store.finish(submission, stale.token, accepted) is False
+    assert store.finish(submission, latest.token, wrong) is True
+    row = store.submission(submission)
+    assert row is not None and row.verdict is Verdict.WA
