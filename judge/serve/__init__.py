@@ -15,7 +15,8 @@
     exports.py     the gradebook and similarity report `judge grade` / `judge similarity` write, from the store
     api.py         the JSON API (the pages' scripts use it too)
     pages.py       the HTML pages (Jinja2 templates/, static/ holds the one script and the style sheet)
-    app.py         the Starlette application: routes, sessions, security headers
+    http_bounds.py what one client can make the server hold: body sizes and time, header time, open connections
+    app.py         the Starlette application: routes, sessions, security headers, bounded bodies
     server.py      one command: lock the data folder, start the judging process, serve HTTP(S) with uvicorn
     supervisor.py  keeps one judging process running, restarting it with backoff
 

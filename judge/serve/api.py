@@ -30,8 +30,6 @@ from judge.serve.service import Refused, ServeContext
 from judge.serve.store import Filters
 
 MAX_FORM_PARTS = 8
-UPLOAD_SLACK_BYTES = 64 * 1024
-"""A request body may exceed the largest source limit by this much (the form's other fields and boundaries)."""
 
 Handler = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
@@ -93,17 +91,15 @@ async def _post_submission(request: Request, context: ServeContext, caller: Call
     )
 
 
-def _biggest_source(context: ServeContext) -> int:
+def largest_source(context: ServeContext) -> int:
+    """The largest source any problem accepts, in bytes."""
     return 1024 * max((problem.spec.source_limit for problem in context.problems.values()), default=64)
 
 
 async def bounded_form(request: Request, context: ServeContext) -> FormData:
     """The request's form (parsed once; Starlette keeps it), at most one file and a few fields, none larger than
-    the largest source any problem accepts. An over-size body is refused before it is read."""
-    biggest = _biggest_source(context)
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > biggest + UPLOAD_SLACK_BYTES:
-        raise Refused(413, f"the request is {declared} bytes; no problem accepts a source over {biggest} bytes")
+    the largest source any problem accepts (the body as a whole was bounded as it arrived: http_bounds.py)."""
+    biggest = largest_source(context)
     try:
         return await request.form(max_files=1, max_fields=MAX_FORM_PARTS, max_part_size=biggest + 1)
     except HTTPException as error:  # python-multipart's limits, as Starlette words them
@@ -112,7 +108,7 @@ async def bounded_form(request: Request, context: ServeContext) -> FormData:
 
 async def read_submission_form(request: Request, context: ServeContext) -> tuple[str, str, bytes, str | None]:
     """(problem, file name, source, language) of a submission form: the file `file`, or pasted `code`."""
-    biggest = _biggest_source(context)
+    biggest = largest_source(context)
     form = await bounded_form(request, context)
     problem_id = str(form.get("problem") or "")
     language = str(form.get("language") or "") or None

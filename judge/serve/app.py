@@ -17,7 +17,8 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.serve.api import api_routes
+from judge.serve.api import api_routes, largest_source
+from judge.serve.http_bounds import BoundedBody, RequestBounds
 from judge.serve.pages import Pages
 from judge.serve.service import ServeContext
 
@@ -65,6 +66,7 @@ def create_app(context: ServeContext) -> Starlette:
         routes=[*api_routes(context), *pages.routes(), Mount("/static", StaticFiles(directory=STATIC), name="static")],
         middleware=[
             Middleware(SecurityHeaders),
+            Middleware(BoundedBody, bounds=RequestBounds(lambda: largest_source(context), _takes_a_submission)),
             Middleware(
                 SessionMiddleware,
                 secret_key=context.session_key,
@@ -75,3 +77,8 @@ def create_app(context: ServeContext) -> Starlette:
             ),
         ],
     )
+
+
+def _takes_a_submission(path: str) -> bool:
+    """The paths whose POST carries a source: the API's and a problem page's form."""
+    return path == "/api/submissions" or path.startswith("/problems/")

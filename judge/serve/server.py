@@ -27,6 +27,7 @@ from judge.batch.problems import load_problems
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.serve.auth import Passwords
+from judge.serve.http_bounds import connections_within, guarded_protocol, raise_descriptor_limit
 from judge.serve.judging import JudgingConfig, judging_main
 from judge.serve.roster import (
     PASSWORDS_FILE,
@@ -142,8 +143,11 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             opened_at=_opened_at(store),
             passwords=passwords,
         )
+        max_connections = connections_within(raise_descriptor_limit())
         config = uvicorn.Config(
             create_app(context),
+            http=guarded_protocol(max_connections),
+            limit_concurrency=max_connections,
             log_level="warning",
             access_log=False,
             lifespan="off",
