@@ -4,7 +4,8 @@ The map, bottom to top: a package imports only those listed before it (tests/tes
 package's own docstring maps its files.
 
     shared modules   errors, verdicts, options, inert (hostile text made inert), intake (reading files someone else
-                     put there), lazy, suggest, schema_errors, tool_cache: imported by every layer, importing none
+                     put there), private_folder (a folder only the judge's account may touch), lazy, suggest,
+                     schema_errors, tool_cache: imported by every layer, importing none
     runner/          run one command under limits, contained and boxed, and report the facts (RunStats)
     languages/       the language table, the toolchains found on this machine, interpreter shims
     problems/        a problem folder or package read into a `Problem`; its reference submissions and scoring

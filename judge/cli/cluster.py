@@ -59,7 +59,13 @@ def init_command(folder: Path, days: int) -> None:
     show_default=True,
     help="The port to listen on (0: any free one).",
 )
-def scheduler_command(folder: Path, host: str, port: int) -> None:
+@click.option(
+    "--dashboard",
+    is_flag=True,
+    help="Serve Dask's HTTP pages on 127.0.0.1:8787 (ssh -L 8787:127.0.0.1:8787 HOST). Off by default: they show "
+    "every account on this machine the task keys (students' names), call stacks and logs.",
+)
+def scheduler_command(folder: Path, host: str, port: int, dashboard: bool) -> None:
     """Run the cluster's Dask scheduler with DIR's certificates until Ctrl-C or SIGTERM."""
     files = ClusterFiles(folder).checked()
     stopped_by = _serve().serve_scheduler(
@@ -69,6 +75,7 @@ def scheduler_command(folder: Path, host: str, port: int) -> None:
         lambda address: click.echo(
             f"scheduler listening at {address}; on each worker machine: judge cluster worker {folder} {address}"
         ),
+        dashboard=(lambda url: click.echo(f"Dask's pages: {url} (this machine only)")) if dashboard else None,
     )
     _say_stopped("scheduler", stopped_by)
 

@@ -4,9 +4,10 @@
     cluster.pem       the certificate every member (scheduler, worker, `judge grade`) shows
     cluster-key.pem   its private key (mode 0600): whoever holds it can run code on every worker
 
-`checked` refuses, in one line naming the file, what Dask would otherwise report as a handshake that failed
-somewhere: a missing file, a key another user may read, a key that is not the certificate's, a certificate from
-another `init`, an expired one.
+`checked` refuses, in one line naming the file, a folder that is not this account's alone (judge.private_folder:
+another account owns it or a file in it, or may write in it, or it holds a link), and what Dask would otherwise
+report as a handshake that failed somewhere: a missing file, a key another user may read, a key that is not the
+certificate's, a certificate from another `init`, an expired one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from judge.errors import JudgeError
+from judge.private_folder import check_private_folder
 
 if TYPE_CHECKING:
     from distributed.security import Security
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 Parsed = TypeVar("Parsed")
 
 FIX = "make the folder with judge cluster init DIR and copy all of it to this machine"
+OWN_FIX = "copy the folder judge cluster init made as the account that uses it (scp -rp), keeping it 0700"
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class ClusterFiles:
             ) from None
         if not self.folder.is_dir():
             raise JudgeError(f"{self.folder}: no such folder; {FIX}")
+        check_private_folder(self.folder, OWN_FIX)
         for path in (self.ca, self.certificate, self.key):
             if not path.is_file():
                 raise JudgeError(f"{path}: missing; {FIX}")

@@ -1,9 +1,11 @@
 """`judge cluster scheduler` / `worker`: Dask's own Scheduler and Nannies, started with the cluster folder's TLS.
 
 What `dask scheduler` / `dask worker` do, without what they leave open: every listener is tls:// and
-`require_encryption` refuses anything plain; the HTTP server each Dask process starts (the scheduler's pages list
-task keys, which hold students' names) listens on loopback only; each worker judges one task at a time
-(`nthreads=1`), so a neighbour never disturbs a measured time. A Nanny restarts its worker when it dies.
+`require_encryption` refuses anything plain; the HTTP server Dask starts in every scheduler and worker, with no
+switch to leave it out, is closed at once with no page in it (its pages list task keys, which hold students'
+names, call stacks and logs, to every account on the machine), unless `judge cluster scheduler --dashboard` asks
+for the scheduler's, on loopback only; each worker judges one task at a time (`nthreads=1`), so a neighbour never
+disturbs a measured time. A Nanny restarts its worker when it dies.
 """
 
 from __future__ import annotations
@@ -20,19 +22,29 @@ from judge.cluster.files import ClusterFiles
 from judge.errors import JudgeError
 
 if TYPE_CHECKING:
+    from distributed import Worker
     from distributed.security import Security
 
 SCHEDULER_HTTP = "127.0.0.1:8787"
-"""Dask's usual dashboard port, on loopback: reach it through `ssh -L 8787:127.0.0.1:8787 HOST`."""
-WORKER_HTTP = "127.0.0.1:0"
+"""Dask's usual dashboard port, on loopback (with --dashboard): reach it through `ssh -L 8787:127.0.0.1:8787 HOST`."""
+UNUSED_HTTP = "127.0.0.1:0"
+"""Where Dask's HTTP server listens, with no page, for the instant before it is closed."""
 CONNECT_TIMEOUT = "10s"
 
 
-def serve_scheduler(files: ClusterFiles, host: str, port: int, announce: Callable[[str], None]) -> int:
+def serve_scheduler(
+    files: ClusterFiles,
+    host: str,
+    port: int,
+    announce: Callable[[str], None],
+    *,
+    dashboard: Callable[[str], None] | None = None,
+) -> int:
     """Run a scheduler listening at tls://`host`:`port` (every interface when `host` is empty) until SIGINT or
-    SIGTERM; `announce` gets the address workers and clients use. Returns the signal that stopped it (0: it
-    stopped on its own)."""
-    return _run(_scheduler(files.security(), host, port, announce), f"tls://{host or '*'}:{port}")
+    SIGTERM; `announce` gets the address workers and clients use. Dask's HTTP pages are served (on loopback) only
+    when `dashboard` is given, which gets their URL. Returns the signal that stopped it (0: it stopped on its
+    own)."""
+    return _run(_scheduler(files.security(), host, port, announce, dashboard), f"tls://{host or '*'}:{port}")
 
 
 def serve_workers(
@@ -55,22 +67,32 @@ def _run(serving: Coroutine[Any, Any, int], where: str) -> int:
         ) from None
 
 
-async def _scheduler(security: Security, host: str, port: int, announce: Callable[[str], None]) -> int:
+async def _scheduler(
+    security: Security,
+    host: str,
+    port: int,
+    announce: Callable[[str], None],
+    dashboard: Callable[[str], None] | None,
+) -> int:
+    import dask
     from distributed import Scheduler
 
     async with contextlib.AsyncExitStack() as stack:
-        with _dask_quiet():
-            scheduler = await stack.enter_async_context(
-                Scheduler(
-                    host=host,
-                    port=port,
-                    protocol="tls",
-                    security=security,
-                    dashboard=False,
-                    dashboard_address=SCHEDULER_HTTP,
-                )
+        with _dask_quiet(), dask.config.set({} if dashboard is not None else {"distributed.scheduler.http.routes": []}):
+            scheduler = Scheduler(
+                host=host,
+                port=port,
+                protocol="tls",
+                security=security,
+                dashboard=dashboard is not None,  # Bokeh's dashboard too, where it is installed
+                dashboard_address=UNUSED_HTTP if dashboard is None else SCHEDULER_HTTP,
             )
+            if dashboard is None:
+                scheduler.http_server.stop()  # before the scheduler takes its first connection
+            await stack.enter_async_context(scheduler)
         announce(scheduler.address)
+        if dashboard is not None:
+            dashboard(f"http://{scheduler.http_server.address}:{scheduler.http_server.port}/")
         return await _until_stopped([scheduler.finished()])
 
 
@@ -90,7 +112,9 @@ async def _workers(
                         security=security,
                         protocol="tls",
                         host=host,
-                        dashboard_address=WORKER_HTTP,
+                        dashboard_address=UNUSED_HTTP,
+                        config={"distributed.worker.http.routes": []},
+                        preload=[__name__],  # dask_setup below, in the worker's process
                     )
                 )
                 for _ in range(count)
@@ -98,6 +122,12 @@ async def _workers(
         for nanny in nannies:
             announce(nanny.worker_address)
         return await _until_stopped([nanny.finished() for nanny in nannies])
+
+
+def dask_setup(worker: Worker) -> None:
+    """Close the worker's HTTP server (Dask's preload hook, run in each worker's process before the worker joins
+    its scheduler)."""
+    worker.http_server.stop()
 
 
 async def _check_scheduler(security: Security, scheduler: SchedulerAddress) -> None:

@@ -4,10 +4,19 @@ report.html, with its results.sqlite) and the similarity report `judge similarit
 Each student's graded submission per problem is their latest accepted one, else their latest judged one (as a
 teacher collecting files would take the last). They become the class folder and stored results that `judge grade`
 would have made, so the very same writers render them: nothing is judged again.
+
+The files are written into a new private folder inside the data folder (mkdtemp: 0700, a name nobody chose
+beforehand), made 0600 there, and that folder is renamed to `export/` in one step: a download never sees half an
+export, and nothing already at `export/` (a link planted to a folder of someone's choosing) is written through, a
+rename moves the link itself.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -17,6 +26,7 @@ from judge.class_folder import ClassFolder, Submission
 from judge.grading.gradebook import Gradebook
 from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
 from judge.options import RunOptions
+from judge.private_folder import claim_private_folder
 from judge.problems.model import Problem
 from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
 from judge.serve.store import Store, StoredSubmission
@@ -40,7 +50,18 @@ def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, St
 
 
 def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
-    """Write every file of EXPORT_FILES into `out_dir` (the results database made anew)."""
+    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only."""
+    staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
+    try:
+        _write_export(store, problems, students, staging)
+        claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
+        _put_in_place(staging, out_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
+
+
+def _write_export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
+    """Write every file of EXPORT_FILES into the new folder `out_dir`."""
     from judge.reporters.similarity import write_files  # copydetect and numpy: only when exporting
     from judge.similarity import DEFAULT_THRESHOLD, compare_class
 
@@ -61,8 +82,6 @@ def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str
             )
         )
     class_folder = ClassFolder("by-student", tuple(students), tuple(submissions), ())
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / DATABASE_NAME).unlink(missing_ok=True)
     packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
     stored: dict[Pair, StoredResult] = {}
     with ResultStore(out_dir) as results:
@@ -86,3 +105,22 @@ def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str
     gradebook = Gradebook.build(problems, class_folder, stored, partial=False)
     write_views(gradebook, out_dir)
     write_files(compare_class(class_folder, (), DEFAULT_THRESHOLD), out_dir)
+
+
+def _put_in_place(staging: Path, out_dir: Path) -> None:
+    """Rename `staging` to `out_dir`, moving aside and removing what was there (a folder, or a link, which is
+    removed as itself and never followed). When another export took the place meanwhile, that one stays."""
+    retired = staging.with_name(f"{staging.name}.old")
+    try:
+        os.rename(out_dir, retired)
+    except FileNotFoundError:
+        pass
+    try:
+        os.rename(staging, out_dir)
+    except OSError as error:
+        if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+    if retired.is_symlink() or retired.is_file():
+        retired.unlink()
+    else:
+        shutil.rmtree(retired, ignore_errors=True)

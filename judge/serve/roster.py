@@ -7,19 +7,22 @@ Generated passwords are kept: a restart reuses `passwords.csv`, so slips already
 from __future__ import annotations
 
 import csv
-import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 
 from judge.errors import JudgeError
+from judge.private_folder import read_private_file, write_private_file
 
 TEACHER_ID = "teacher"
 """The id the teacher signs in with (a roster may not use it)."""
 PASSWORDS_FILE = "passwords.csv"
 TEACHER_SECRET_FILE = "teacher-secret.txt"
 SESSION_KEY_FILE = "session-key.txt"
+DATA_FOLDER_FIX = "give --data a folder of this account's alone (a new one is made, mode 0700)"
+"""The end of every refusal of the data folder (judge.private_folder)."""
 REQUIRED = ("id", "name")
 OPTIONAL = ("password",)
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -49,20 +52,23 @@ def read_roster(path: Path, data_dir: Path) -> list[RosterEntry]:
         entries.append(RosterEntry(row["id"], row["name"], password, generated=not given))
     generated = [entry for entry in entries if entry.generated]
     if generated:
-        _write_private(
+        write_private_file(
             data_dir / PASSWORDS_FILE,
-            "id,name,password\n" + "".join(_csv_line((entry.id, entry.name, entry.password)) for entry in generated),
+            (
+                "id,name,password\n" + "".join(_csv_line((entry.id, entry.name, entry.password)) for entry in generated)
+            ).encode("utf-8"),
         )
     return entries
 
 
 def kept_secret(path: Path) -> str:
     """A random secret made once and kept in `path` (readable by the owner only): the teacher's password, the
-    session cookies' signing key."""
-    if path.is_file():
-        return path.read_text(encoding="utf-8").strip()
+    session cookies' signing key. Read and written in the checked data folder, never through a link."""
+    kept = read_private_file(path, DATA_FOLDER_FIX)
+    if kept is not None:
+        return kept.decode("utf-8", "replace").strip()
     secret = secrets.token_urlsafe(24)
-    _write_private(path, secret + "\n")
+    write_private_file(path, (secret + "\n").encode("utf-8"))
     return secret
 
 
@@ -108,10 +114,11 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 
 def _generated_before(path: Path) -> Mapping[str, str]:
-    if not path.is_file():
+    kept = read_private_file(path, DATA_FOLDER_FIX)
+    if kept is None:
         return {}
-    with path.open(encoding="utf-8", newline="") as file:
-        return {row["id"]: row["password"] for row in csv.DictReader(file) if row.get("id") and row.get("password")}
+    rows = csv.DictReader(StringIO(kept.decode("utf-8", "replace"), newline=""))
+    return {row["id"]: row["password"] for row in rows if row.get("id") and row.get("password")}
 
 
 def _new_password() -> str:
@@ -119,17 +126,6 @@ def _new_password() -> str:
 
 
 def _csv_line(values: tuple[str, ...]) -> str:
-    from io import StringIO
-
     buffer = StringIO()
     csv.writer(buffer, lineterminator="\n").writerow(values)
     return buffer.getvalue()
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write a file only its owner can read (passwords, secrets), replacing it whole."""
-    partial = path.with_name(f".{path.name}.partial")
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(partial, path)

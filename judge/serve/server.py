@@ -26,10 +26,12 @@ from judge.batch.executors import ExecutorChoice
 from judge.batch.problems import load_problems
 from judge.errors import JudgeError
 from judge.options import RunOptions
+from judge.private_folder import claim_private_folder, create_private_file
 from judge.serve.auth import Passwords
 from judge.serve.http_bounds import connections_within, guarded_protocol, raise_descriptor_limit
 from judge.serve.judging import JudgingConfig, judging_main
 from judge.serve.roster import (
+    DATA_FOLDER_FIX,
     PASSWORDS_FILE,
     SESSION_KEY_FILE,
     TEACHER_ID,
@@ -39,7 +41,7 @@ from judge.serve.roster import (
     read_roster,
 )
 from judge.serve.service import ServeContext
-from judge.serve.store import Store, Student
+from judge.serve.store import DATABASE_NAME, Store, Student
 from judge.serve.supervisor import JudgingSupervisor
 
 LOCK_FILE = "serve.lock"
@@ -63,10 +65,12 @@ class ServeRequest:
 
 @contextmanager
 def data_folder_lock(data_dir: Path) -> Iterator[None]:
-    """Create `data_dir` if missing and hold its lock; a second server on it is refused with one line."""
+    """Make `data_dir` this account's alone (judge.private_folder: made 0700, or refused in one line when another
+    account owns or may write in it or anything in it, or it holds a link) and hold its lock; a second server on it
+    is refused with one line. The database file is made 0600 first, so SQLite's -wal and -shm files are too."""
+    claim_private_folder(data_dir, DATA_FOLDER_FIX)
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+        descriptor = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as error:
         raise JudgeError(
             f"{data_dir}: cannot use it as the data folder ({error.strerror}); give another --data"
@@ -78,6 +82,7 @@ def data_folder_lock(data_dir: Path) -> Iterator[None]:
             raise JudgeError(
                 f"{data_dir}: another `judge serve` is using this data folder; stop it first, or give another --data"
             ) from None
+        create_private_file(data_dir / DATABASE_NAME)
         yield
     finally:
         os.close(descriptor)

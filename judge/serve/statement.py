@@ -10,7 +10,9 @@ links); nothing is fetched from anywhere, so the page works offline.
 Images: a relative image path in the statement (`![graph](graph.png)`, as packages put figures beside their
 problem.en.md) is served from the statement's own folder by `statement_image`, for raster formats only; an SVG
 is a document that can carry script, so it is not served, and an image from another site (which the page's
-Content-Security-Policy would block anyway) is shown as its alt text.
+Content-Security-Policy would block anyway) is shown as its alt text. A figure is served only when it is a real
+file there, reached through no link (a link, even one to a file inside the problem, could be a hidden test's
+answer), whose first bytes are those of the format its name says.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from judge.errors import SpecError
+from judge.intake import Refused, read_source
 from judge.judging.limit_policy import effective_limits, limits_note
 from judge.languages.catalog import LANGUAGES
 from judge.problems.files import read_problem_file
@@ -47,6 +50,14 @@ IMAGE_TYPES = {
     ".webp": "image/webp",
 }
 """The raster formats a statement's figures come in, by extension; nothing else in the folder is ever served."""
+IMAGE_SIGNATURES = {
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "image/gif": (b"GIF87a", b"GIF89a"),
+    "image/webp": (b"RIFF",),
+}
+"""How each format's file begins (WebP's RIFF header also says WEBP at byte 8): a file named .png that is not one
+(a test's answer renamed or hard-linked) is not served."""
 
 
 @dataclass(frozen=True)
@@ -113,17 +124,23 @@ def statement_file(problem: Problem) -> Path | None:
 
 
 def statement_image(problem: Problem, name: str) -> tuple[bytes, str] | None:
-    """A figure of the statement (its bytes and media type), read from the statement's own folder as every
-    problem file is (no link out of the problem folder, a size limit), or None when there is no such figure."""
+    """A figure of the statement (its bytes and media type), read from the statement's own folder without
+    following any link from the problem's folder down (judge.intake), under a size limit, and in the format its
+    name says; None when there is no such figure."""
     statement = statement_file(problem)
     checked = image_name(name)
     if statement is None or checked is None:
         return None
     try:
-        content = read_problem_file(statement.parent / checked, problem.root, IMAGE_LIMIT_BYTES)
-    except (SpecError, OSError):
+        content = read_source(statement.parent / checked, IMAGE_LIMIT_BYTES, inside=problem.root, what="figure")
+    except Refused:
         return None
-    return content, IMAGE_TYPES[PurePosixPath(checked).suffix.lower()]
+    media_type = IMAGE_TYPES[PurePosixPath(checked).suffix.lower()]
+    if not content.startswith(IMAGE_SIGNATURES[media_type]) or (
+        media_type == "image/webp" and content[8:12] != b"WEBP"
+    ):
+        return None
+    return content, media_type
 
 
 def statement_markdown(problem: Problem) -> str:
