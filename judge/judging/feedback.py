@@ -6,7 +6,8 @@ decides its stdout (which a checker may quote, in its message or in its own fail
 its exceptions: one that copies its input into any of them would print every secret test. So a hidden test's
 message is made here from the judge's own words, per verdict (`HIDDEN_MESSAGES`): a wrong answer says it is hidden,
 an RE its cause as BOJ says it (runtime_causes.py: `exit code 1: ZeroDivisionError`), a limit the limit, a JE only
-that the judge failed; an accepted test says nothing, and no hidden test has a diff. `full` (the teacher:
+that the judge failed; an accepted test says nothing, and no hidden test has a diff. A JE shown to a student
+(a sample's, or a submission's that could not be judged) names no path of the server's. `full` (the teacher:
 `--feedback full`, `judge serve`'s teacher, the gradebook `judge grade` writes) shows everything.
 
 A view of a submission takes a `Shown`, which `shown` makes: no view can show a result past a policy.
@@ -15,8 +16,10 @@ A view of a submission takes a `Shown`, which `shown` makes: no view can show a 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.runtime_causes import runtime_cause
@@ -26,6 +29,17 @@ STUDENT = "boj"
 TEACHER = "full"
 HIDDEN_NOTICE = "hidden test: verdict only, as on BOJ (--feedback full shows more)"
 HIDDEN_JE_NOTICE = "hidden test: the judge failed here, not the program (--feedback full shows why)"
+SERVER_PATH = re.compile(r"(?<![\w.~/-])/[^\s'\"()\[\]{}<>,;:]*[^\s'\"()\[\]{}<>,;:.]")
+"""An absolute path in a line of the judge's (a temporary folder, a problem's folder): up to a space, a quote, a
+bracket or a `:`, without a last `.`. Not `/ by zero`, `KiB/s` or `1/2`."""
+SERVER_PATH_SHOWN = "[server path]"
+
+_Text = TypeVar("_Text", str, CaseResult)
+
+
+def without_server_paths(text: str) -> str:
+    """`text` with each absolute path replaced: a student learns nothing of the server's folders."""
+    return SERVER_PATH.sub(SERVER_PATH_SHOWN, text)
 
 
 def _nothing(message: str) -> str:
@@ -54,7 +68,7 @@ HIDDEN_MESSAGES: dict[Verdict, Callable[[str], str]] = {
     Verdict.TLE: _limit,
     Verdict.MLE: _limit,
     Verdict.OLE: _limit,
-    Verdict.JE: _judge_failed,  # its reason may quote the output (a checker raising on it)
+    Verdict.JE: _judge_failed,  # its reason may quote the output (a checker raising on it) or name server paths
     Verdict.CE: _nothing,  # never a test's verdict
 }
 """A hidden test's message under `boj`, from the message the judging wrote, for every verdict."""
@@ -62,15 +76,30 @@ HIDDEN_MESSAGES: dict[Verdict, Callable[[str], str]] = {
 
 def _boj(case: CaseResult) -> CaseResult:
     if case.is_sample:
-        return case
+        return (
+            dataclasses.replace(case, message=without_server_paths(case.message))
+            if case.verdict is Verdict.JE
+            else case
+        )
     return dataclasses.replace(case, message=HIDDEN_MESSAGES[case.verdict](case.message), diff="")
 
 
-def _full(case: CaseResult) -> CaseResult:
-    return case
+def _as_it_is(value: _Text) -> _Text:
+    return value
 
 
-POLICIES: dict[str, Callable[[CaseResult], CaseResult]] = {STUDENT: _boj, TEACHER: _full}
+@dataclass(frozen=True)
+class Policy:
+    """What one reader is shown: of each test, and of the line saying why a submission could not be judged."""
+
+    case: Callable[[CaseResult], CaseResult]
+    error: Callable[[str], str]
+
+
+POLICIES: dict[str, Policy] = {
+    STUDENT: Policy(case=_boj, error=without_server_paths),
+    TEACHER: Policy(case=_as_it_is, error=_as_it_is),
+}
 """Every policy by name; `judge run --feedback NAME` picks one."""
 
 
@@ -84,10 +113,15 @@ class Shown:
 
 def shown(result: SubmissionResult, policy: str) -> Shown:
     """`result` as `policy` lets a person see it (applying a policy again changes nothing)."""
-    case = POLICIES[policy]
+    case = POLICIES[policy].case
     return Shown(dataclasses.replace(result, cases=tuple(case(each) for each in result.cases)), policy)
 
 
 def shown_case(case: CaseResult, policy: str) -> CaseResult:
     """One test as `policy` lets a person see it (for views that print each test as it finishes)."""
-    return POLICIES[policy](case)
+    return POLICIES[policy].case(case)
+
+
+def shown_error(error: str, policy: str) -> str:
+    """The line saying why a submission could not be judged (JE before its tests), as `policy` lets it be seen."""
+    return POLICIES[policy].error(error)

@@ -1,16 +1,17 @@
 """What a caller is shown of a submission, as the JSON the API returns and the pages' script draws.
 
 Students get BOJ's policy (judge/judging/feedback.py: hidden tests show their verdict, time, memory and an RE's
-cause, never a byte the program wrote), the teacher everything (`full`), the same content `judge run --feedback
-boj|full` prints. Every field of a result goes through that policy. The shown result travels whole under
-"result", with the policy's name under "feedback", so `judge submit` prints it with `judge run`'s own text view.
+cause, never a byte the program wrote; no server path in a JE), the teacher everything (`full`), the same content
+`judge run --feedback boj|full` prints. Every field of a result, and the line of a submission that could not be
+judged, goes through that policy. The shown result travels whole under "result", with the policy's name under
+"feedback", so `judge submit` prints it with `judge run`'s own text view.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from judge.judging.feedback import STUDENT, TEACHER, shown
+from judge.judging.feedback import STUDENT, TEACHER, shown, shown_error
 from judge.serve.store import StoredSubmission
 
 
@@ -19,7 +20,7 @@ def policy(*, teacher: bool) -> str:
     return TEACHER if teacher else STUDENT
 
 
-def submission_summary(submission: StoredSubmission) -> dict[str, Any]:
+def submission_summary(submission: StoredSubmission, *, teacher: bool) -> dict[str, Any]:
     """A list's entry: what the stored row says, without parsing the result (lists are polled)."""
     verdict = submission.verdict
     return {
@@ -35,7 +36,7 @@ def submission_summary(submission: StoredSubmission) -> dict[str, Any]:
         "verdict_name": verdict.boj_name if verdict is not None else None,
         "judged_at": submission.judged_at,
         "tests_passed": submission.tests_passed,
-        "error": submission.error,
+        "error": shown_error(submission.error, policy(teacher=teacher)),
     }
 
 
@@ -44,7 +45,7 @@ def submission_document(submission: StoredSubmission, *, teacher: bool) -> dict[
     result, reader = submission.result, policy(teacher=teacher)
     shown_result = shown(result, reader).result if result is not None else None
     return {
-        **submission_summary(submission),
+        **submission_summary(submission, teacher=teacher),
         "feedback": reader,
         "tests_total": len(shown_result.cases) if shown_result is not None else None,
         "score": shown_result.score_shown if shown_result is not None else "",

@@ -1,5 +1,5 @@
-"""The feedback policy (issue 39, item 2): a hidden test shows a student no byte its program wrote, and an RE its
-cause as BOJ says it; samples and the teacher keep everything.
+"""The feedback policy (issue 39, items 2 and 16): a hidden test shows a student no byte its program wrote, an RE
+its cause as BOJ says it, and a JE no path of the server's; samples and the teacher keep everything.
 
 The RE messages are classify()'s own, from the stderr an attacker would print, so a change of its wording that
 the cause no longer reads shows here."""
@@ -16,10 +16,13 @@ from judge.judging.feedback import (
     HIDDEN_MESSAGES,
     HIDDEN_NOTICE,
     POLICIES,
+    SERVER_PATH_SHOWN,
     STUDENT,
     TEACHER,
     shown,
     shown_case,
+    shown_error,
+    without_server_paths,
 )
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.runtime_causes import STANDARD_ERRORS, error_class
@@ -119,15 +122,46 @@ def test_every_verdict_has_its_hidden_message() -> None:
     assert set(HIDDEN_MESSAGES) == set(Verdict)
 
 
-def test_a_sample_keeps_its_feedback() -> None:
+def test_a_sample_keeps_its_feedback_but_not_the_servers_paths() -> None:
     wrong = case(Verdict.WA, f"got '{SECRET}'", sample=True, diff=f"+{SECRET}")
     assert shown_case(wrong, STUDENT) == wrong
+    failed = case(Verdict.JE, "the judge's temporary folder /tmp/judge-grade-x7/run is full: 12 KiB free where "
+                  "a run may write 64 KiB more; free some space there or set TMPDIR to a folder with room", sample=True)
+    assert shown_case(failed, STUDENT).message == (
+        f"the judge's temporary folder {SERVER_PATH_SHOWN} is full: 12 KiB free where a run may write 64 KiB more; "
+        "free some space there or set TMPDIR to a folder with room")
+    assert shown_case(failed, TEACHER) == failed
+
+
+PATHS = [
+    ("the judge failed: No space left on device (/tmp/judge-grade-1/problem/t/tests/1.in)",
+     f"the judge failed: No space left on device ({SERVER_PATH_SHOWN})"),
+    ("/srv/class problems/t: an interactive problem needs an output validator program",
+     f"{SERVER_PATH_SHOWN} problems/t: an interactive problem needs an output validator program"),
+    ("the judge crashed (a bug; please report it): FileNotFoundError: [Errno 2] No such file: '/var/tmp/x.py'.",
+     f"the judge crashed (a bug; please report it): FileNotFoundError: [Errno 2] No such file: "
+     f"'{SERVER_PATH_SHOWN}'."),
+    ("TMPDIR=/scratch/judge, at 12 KiB/s: 1/2 done", f"TMPDIR={SERVER_PATH_SHOWN}, at 12 KiB/s: 1/2 done"),
+    ("java.lang.ArithmeticException: / by zero", "java.lang.ArithmeticException: / by zero"),
+]
+
+
+@pytest.mark.parametrize(("line", "seen"), PATHS)
+def test_a_line_for_a_student_names_no_absolute_path(line: str, seen: str) -> None:
+    assert without_server_paths(line) == seen
+
+
+def test_a_submission_that_could_not_be_judged_names_no_path_to_a_student() -> None:
+    line = "the judge failed: Permission denied (/tmp/judge-grade-abc/submission/Main.py)"
+    assert shown_error(line, STUDENT) == f"the judge failed: Permission denied ({SERVER_PATH_SHOWN})"
+    assert shown_error(line, TEACHER) == line
 
 
 def test_a_policy_applied_again_changes_nothing() -> None:
     """`judge submit` applies the server's policy again to what the server sent."""
     cases = [case(verdict, message) for verdict, message, _ in HIDDEN]
     cases += [case(Verdict.RE, re_message(stderr, **changes)) for _, stderr, changes, _ in CAUSES]
+    cases += [case(Verdict.JE, PATHS[0][0], sample=True)]
     result = SubmissionResult("t", "t.py", "Python 3", LIMITS, "bwrap", "cgroup", Verdict.RE, tuple(cases))
     for policy in POLICIES:
         once = shown(result, policy)

@@ -76,9 +76,9 @@ def test_a_students_json_gives_each_hidden_test_the_judges_words(leak: Path) -> 
     assert all(case["diff"] == "" for case in cases[1:])
 
 
-def _gradebook(result: SubmissionResult) -> Gradebook:
+def _gradebook(result: SubmissionResult, error: str) -> Gradebook:
     stored = StoredResult("kim", PROBLEM_ID, Fingerprint("kim/leak.py", "0" * 64, "1" * 64, "0"), result.verdict,
-                          result.passed, len(result.cases), result, "", "worker", "2024-01-01T00:00:00")
+                          result.passed, len(result.cases), result, error, "worker", "2024-01-01T00:00:00")
     return Gradebook(problems=(ProblemColumn(PROBLEM_ID, "Leak", 0.5, len(result.cases)),), students=("kim",),
                      results={("kim", PROBLEM_ID): stored}, unmatched=(Unmatched("x.py", "no problem"),),
                      layout="by-student", partial=False, generated_at="2024-01-01T00:00:00+00:00")
@@ -89,16 +89,17 @@ def test_every_gradebook_view_goes_through_the_gradebooks_policy(full_json: dict
     """The gradebook is the teacher's (`full`: everything); a view that skipped the policy would show the
     hidden tests even under the student's, which this makes it use."""
     result = SubmissionResult.from_dict(full_json)
+    judge_failed = "the judge failed: No space left on device (/tmp/judge-grade-q7/problem/leak/tests/5.ans)"
     (tmp_path / "teacher").mkdir()
     (tmp_path / "student").mkdir()
-    write_views(_gradebook(result), tmp_path / "teacher")
+    write_views(_gradebook(result, judge_failed), tmp_path / "teacher")
     monkeypatch.setattr(gradebook_views, "GRADEBOOK_POLICY", STUDENT)
-    write_views(_gradebook(result), tmp_path / "student")
+    write_views(_gradebook(result, judge_failed), tmp_path / "student")
     for view in GRADEBOOK_VIEWS.values():
         if view.file_name == "grades.csv":  # verdicts and scores only
             continue
         teacher = (tmp_path / "teacher" / view.file_name).read_text(encoding="utf-8")
         student = (tmp_path / "student" / view.file_name).read_text(encoding="utf-8")
-        assert secret("raise") in teacher, view.file_name
-        assert leaked(student) == [], view.file_name
+        assert secret("raise") in teacher and "/tmp/judge-grade-q7" in teacher, view.file_name
+        assert leaked(student) == [] and "/tmp/judge-grade-q7" not in student, view.file_name
         assert SAMPLE_SECRET in student, view.file_name

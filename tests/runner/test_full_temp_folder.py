@@ -11,31 +11,16 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, write_problem
+from conftest import ROOT, tmpfs, write_problem
 
 LINE_BYTES = 38 * 1024 * 1024
 LONG_LINE = "import sys\nsys.stdout.write('x' * int(input()) + '\\n')\n"
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
-
-
-@contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    folder.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=True)
 
 
 def judged(tmp_path: Path, temporary: Path, sandbox: str) -> tuple[int, dict, str]:

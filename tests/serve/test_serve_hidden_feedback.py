@@ -1,22 +1,26 @@
-"""What a student reads of `judge serve` shows no hidden test (issue 39, item 2), over real HTTP against a real
-server: the API's submission and list, the submission's page and the list's, the scoreboard, and `judge submit`'s
-report. The program copies each hidden test's input to its stdout, its stderr, an exception's name and its
-checker's words (tests/hidden_leak.py); the teacher's API keeps all of it."""
+"""What a student reads of `judge serve` shows no hidden test (issue 39, items 2 and 16), over real HTTP against a
+real server: the API's submission and list, the submission's page and the list's, the scoreboard, and `judge
+submit`'s report. The program copies each hidden test's input to its stdout, its stderr, an exception's name and
+its checker's words (tests/hidden_leak.py); the teacher's API keeps all of it. A JE a student reads names no
+path of the server's: the judge's temporary folder, filled for real, is named to the teacher only."""
 
 from __future__ import annotations
 
 import base64
 import http.cookiejar
 import json
+import os
 import re
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from conftest import judge_cli
+import pytest
+from conftest import judge_cli, tmpfs, write_problem
 from hidden_leak import HIDDEN_MODES, LEAKING_PROGRAM, PROBLEM_ID, SAMPLE_SECRET, leaked, secret, write_leak_problem
 from serve_fixtures import STUDENTS, running_server, write_roster
 
+from judge.judging.feedback import HIDDEN_JE_NOTICE, SERVER_PATH_SHOWN
 from judge.serve.roster import TEACHER_SECRET_FILE
 
 KIM = STUDENTS[0]
@@ -84,3 +88,35 @@ def test_a_student_reads_no_hidden_input_anywhere_and_the_teacher_reads_it_all(t
     assert [test["message"] for test in tests[1:3]] == ["exit code 1", "exit code 3: ValueError"]
     assert all(secret(mode) in for_teacher for mode in HIDDEN_MODES[:5]), for_teacher
 
+
+LONG_OUTPUT_LIMIT = 64
+"""MiB a run may write: more than the small TMPDIR holds, so every test's run is the judge's failure."""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_a_judge_error_names_the_servers_temporary_folder_to_the_teacher_only(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    write_problem(tmp_path / "problems" / "sum", {"sample1": ("1 2\n", "3\n"), "2": ("5 7\n", "12\n")}, id="sum",
+                  output_limit=LONG_OUTPUT_LIMIT)
+    write_roster(tmp_path / "roster.csv")
+    source = tmp_path / "sum.py"
+    source.write_text("a, b = map(int, input().split())\nprint(a + b)\n", encoding="utf-8")
+    with tmpfs(tmp_path / "small", "36m") as small:
+        monkeypatch.setenv("TMPDIR", str(small))  # the server's, and so its judging's
+        with running_server(tmp_path) as server:
+            done = judge_cli("submit", server.url, "sum", source, "--user", KIM[0], "--password", KIM[2])
+            submission_id = int(re.search(r"submitted as #(\d+)", done.stderr).group(1))  # type: ignore[union-attr]
+            url = f"{server.url}api/submissions/{submission_id}"
+            student = json.loads(_get_text(url, (KIM[0], KIM[2])))
+            page = _page(_signed_in_pages(server.url, KIM[0], KIM[2]), f"{server.url}submissions/{submission_id}")
+            teacher_secret = (server.data / TEACHER_SECRET_FILE).read_text(encoding="utf-8").strip()
+            teacher = json.loads(_get_text(url, ("teacher", teacher_secret)))
+
+    assert done.returncode == 3, (done.stdout, done.stderr)
+    assert [test["verdict"] for test in teacher["tests"]] == ["JE", "JE"], teacher
+    assert teacher["tests"][0]["message"].startswith(f"the judge's temporary folder {small} is full: ")
+    sample, hidden = student["tests"]
+    assert sample["message"].startswith(f"the judge's temporary folder {SERVER_PATH_SHOWN} is full: "), sample
+    assert hidden["message"] == HIDDEN_JE_NOTICE
+    for where, text in (("API", json.dumps(student)), ("page", page), ("judge submit", done.stdout + done.stderr)):
+        assert str(small) not in text and str(tmp_path) not in text, where

@@ -14,7 +14,7 @@ from pathlib import Path
 from judge.grading.gradebook import Gradebook
 from judge.grading.out_folder import writing_into
 from judge.grading.store import StoredResult
-from judge.judging.feedback import TEACHER, shown
+from judge.judging.feedback import TEACHER, shown, shown_error
 from judge.reporters.gradebook import csv_sheet, json_doc, page
 
 
@@ -45,7 +45,8 @@ def write_views(gradebook: Gradebook, out_dir: Path) -> None:
 
 
 def as_seen(gradebook: Gradebook, policy: str) -> Gradebook:
-    """`gradebook` with each stored result as `policy` shows it."""
+    """`gradebook` with each stored result, and each line of a pair that could not be judged, as `policy` shows
+    them."""
     return dataclasses.replace(
         gradebook, results={pair: _seen(stored, policy) for pair, stored in gradebook.results.items()}
     )
@@ -53,7 +54,7 @@ def as_seen(gradebook: Gradebook, policy: str) -> Gradebook:
 
 def _seen(stored: StoredResult, policy: str) -> StoredResult:
     result = shown(stored.result, policy).result if stored.result is not None else None
-    return dataclasses.replace(stored, result=result)
+    return dataclasses.replace(stored, result=result, error=shown_error(stored.error, policy))
 
 
 def write_atomically(path: Path, text: str) -> None:
