@@ -23,6 +23,7 @@ from judge.cli.exit_codes import ExitCode
 from judge.cli.run import exit_code
 from judge.errors import JudgeError
 from judge.inert import for_terminal
+from judge.judging.feedback import POLICIES, STUDENT, shown
 from judge.judging.results import SubmissionResult
 from judge.reporters.submission.terminal import report
 
@@ -86,7 +87,8 @@ def submit_command(
         click.echo(for_terminal(f"judge submit: judge error: {document['error']}"), err=True)
         return ExitCode.JUDGE_FAILED
     result = SubmissionResult.from_dict(document["result"])
-    report(result, sys.stdout)
+    policy = document.get("feedback")  # the policy the server applied; applying it again changes nothing
+    report(shown(result, policy if isinstance(policy, str) and policy in POLICIES else STUDENT), sys.stdout)
     return exit_code(result)
 
 

@@ -1,42 +1,127 @@
-"""What a person is shown of a judged submission: the feedback policy, one function per policy.
+"""What a person is shown of a judged submission: the one rule every view goes through, a policy per reader.
 
-`boj` (the default of `judge run`) is what BOJ shows a student: samples with their message and a diff, hidden tests
-their verdict, CPU time and memory only, for a message about a wrong answer would give the secret test's data
-away. `full` (for the teacher; `judge grade` always records it) shows expected vs got on every test.
-Limits, crashes and compiler messages are about the student's own program and are shown under both policies.
+`boj` (the default of `judge run`, and what `judge serve` shows a student) is what BOJ shows a student: a sample
+test in full, a hidden test its verdict, CPU time, memory and score, and no byte its program wrote. A program
+decides its stdout (which a checker may quote, in its message or in its own failure), its stderr and the names of
+its exceptions: one that copies its input into any of them would print every secret test. So a hidden test's
+message is made here from the judge's own words, per verdict (`HIDDEN_MESSAGES`): a wrong answer says it is hidden,
+an RE its cause as BOJ says it (runtime_causes.py: `exit code 1: ZeroDivisionError`), a limit the limit, a JE only
+that the judge failed; an accepted test says nothing, and no hidden test has a diff. A JE shown to a student
+(a sample's, or a submission's that could not be judged) names no path of the server's. `full` (the teacher:
+`--feedback full`, `judge serve`'s teacher, the gradebook `judge grade` writes) shows everything.
+
+A view of a submission takes a `Shown`, which `shown` makes: no view can show a result past a policy.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.runtime_causes import runtime_cause
 from judge.verdicts import Verdict
 
-ABOUT_THE_ANSWER = (Verdict.WA, Verdict.PE)
+STUDENT = "boj"
+TEACHER = "full"
 HIDDEN_NOTICE = "hidden test: verdict only, as on BOJ (--feedback full shows more)"
+HIDDEN_JE_NOTICE = "hidden test: the judge failed here, not the program (--feedback full shows why)"
+SERVER_PATH = re.compile(r"(?<![\w.~/-])/[^\s'\"()\[\]{}<>,;:]*[^\s'\"()\[\]{}<>,;:.]")
+"""An absolute path in a line of the judge's (a temporary folder, a problem's folder): up to a space, a quote, a
+bracket or a `:`, without a last `.`. Not `/ by zero`, `KiB/s` or `1/2`."""
+SERVER_PATH_SHOWN = "[server path]"
+
+_Text = TypeVar("_Text", str, CaseResult)
+
+
+def without_server_paths(text: str) -> str:
+    """`text` with each absolute path replaced: a student learns nothing of the server's folders."""
+    return SERVER_PATH.sub(SERVER_PATH_SHOWN, text)
+
+
+def _nothing(message: str) -> str:
+    return ""
+
+
+def _hidden_answer(message: str) -> str:
+    return HIDDEN_NOTICE
+
+
+def _limit(message: str) -> str:
+    """The limit's own line: runner/classify.py and judging/interactive.py write it from the limits and the
+    measured numbers (`CPU time over 1 s`, `memory limit 256 MiB exceeded`), never from what the program printed."""
+    return message.partition("\n")[0]
+
+
+def _judge_failed(message: str) -> str:
+    return HIDDEN_JE_NOTICE
+
+
+HIDDEN_MESSAGES: dict[Verdict, Callable[[str], str]] = {
+    Verdict.AC: _nothing,  # a checker's word on an accepted output may quote it
+    Verdict.WA: _hidden_answer,
+    Verdict.PE: _hidden_answer,
+    Verdict.RE: runtime_cause,
+    Verdict.TLE: _limit,
+    Verdict.MLE: _limit,
+    Verdict.OLE: _limit,
+    Verdict.JE: _judge_failed,  # its reason may quote the output (a checker raising on it) or name server paths
+    Verdict.CE: _nothing,  # never a test's verdict
+}
+"""A hidden test's message under `boj`, from the message the judging wrote, for every verdict."""
 
 
 def _boj(case: CaseResult) -> CaseResult:
-    if case.is_sample or case.verdict not in ABOUT_THE_ANSWER:
-        return case
-    return dataclasses.replace(case, message=HIDDEN_NOTICE, diff="")
+    if case.is_sample:
+        return (
+            dataclasses.replace(case, message=without_server_paths(case.message))
+            if case.verdict is Verdict.JE
+            else case
+        )
+    return dataclasses.replace(case, message=HIDDEN_MESSAGES[case.verdict](case.message), diff="")
 
 
-def _full(case: CaseResult) -> CaseResult:
-    return case
+def _as_it_is(value: _Text) -> _Text:
+    return value
 
 
-POLICIES: dict[str, Callable[[CaseResult], CaseResult]] = {"boj": _boj, "full": _full}
+@dataclass(frozen=True)
+class Policy:
+    """What one reader is shown: of each test, and of the line saying why a submission could not be judged."""
+
+    case: Callable[[CaseResult], CaseResult]
+    error: Callable[[str], str]
+
+
+POLICIES: dict[str, Policy] = {
+    STUDENT: Policy(case=_boj, error=without_server_paths),
+    TEACHER: Policy(case=_as_it_is, error=_as_it_is),
+}
 """Every policy by name; `judge run --feedback NAME` picks one."""
 
 
-def shown(result: SubmissionResult, policy: str) -> SubmissionResult:
-    """`result` as `policy` lets a person see it."""
-    return dataclasses.replace(result, cases=tuple(POLICIES[policy](case) for case in result.cases))
+@dataclass(frozen=True)
+class Shown:
+    """A result as `policy` lets a person see it: what every view of a submission is given. Made by `shown`."""
+
+    result: SubmissionResult
+    policy: str
+
+
+def shown(result: SubmissionResult, policy: str) -> Shown:
+    """`result` as `policy` lets a person see it (applying a policy again changes nothing)."""
+    case = POLICIES[policy].case
+    return Shown(dataclasses.replace(result, cases=tuple(case(each) for each in result.cases)), policy)
 
 
 def shown_case(case: CaseResult, policy: str) -> CaseResult:
     """One test as `policy` lets a person see it (for views that print each test as it finishes)."""
-    return POLICIES[policy](case)
+    return POLICIES[policy].case(case)
+
+
+def shown_error(error: str, policy: str) -> str:
+    """The line saying why a submission could not be judged (JE before its tests), as `policy` lets it be seen."""
+    return POLICIES[policy].error(error)

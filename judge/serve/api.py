@@ -125,7 +125,7 @@ async def read_submission_form(request: Request, context: ServeContext) -> tuple
 
 async def _list_submissions(request: Request, context: ServeContext, caller: Caller) -> Response:
     rows = context.store.submissions(Filters() if caller.teacher else Filters(student=caller.id))
-    return _AsciiJSON([submission_summary(row) for row in rows])
+    return _AsciiJSON([submission_summary(row, teacher=caller.teacher) for row in rows])
 
 
 async def _get_submission(request: Request, context: ServeContext, caller: Caller) -> Response:

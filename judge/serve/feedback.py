@@ -1,22 +1,26 @@
 """What a caller is shown of a submission, as the JSON the API returns and the pages' script draws.
 
-Students get BOJ's policy (judge/judging/feedback.py: hidden tests show their verdict, time and memory only), the
-teacher everything (`full`), the same content `judge run --feedback boj|full` prints. The shown result travels
-whole under "result" too, so `judge submit` prints it with `judge run`'s own text view.
+Students get BOJ's policy (judge/judging/feedback.py: hidden tests show their verdict, time, memory and an RE's
+cause, never a byte the program wrote; no server path in a JE), the teacher everything (`full`), the same content
+`judge run --feedback boj|full` prints. Every field of a result, and the line of a submission that could not be
+judged, goes through that policy. The shown result travels whole under "result", with the policy's name under
+"feedback", so `judge submit` prints it with `judge run`'s own text view.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from judge.judging.feedback import shown
+from judge.judging.feedback import STUDENT, TEACHER, shown, shown_error
 from judge.serve.store import StoredSubmission
 
-STUDENT_POLICY = "boj"
-TEACHER_POLICY = "full"
+
+def policy(*, teacher: bool) -> str:
+    """The feedback policy of a caller."""
+    return TEACHER if teacher else STUDENT
 
 
-def submission_summary(submission: StoredSubmission) -> dict[str, Any]:
+def submission_summary(submission: StoredSubmission, *, teacher: bool) -> dict[str, Any]:
     """A list's entry: what the stored row says, without parsing the result (lists are polled)."""
     verdict = submission.verdict
     return {
@@ -32,16 +36,17 @@ def submission_summary(submission: StoredSubmission) -> dict[str, Any]:
         "verdict_name": verdict.boj_name if verdict is not None else None,
         "judged_at": submission.judged_at,
         "tests_passed": submission.tests_passed,
-        "error": submission.error,
+        "error": shown_error(submission.error, policy(teacher=teacher)),
     }
 
 
 def submission_document(submission: StoredSubmission, *, teacher: bool) -> dict[str, Any]:
     """The API's view of one submission: the summary, and the feedback the caller may see."""
-    result = submission.result
-    shown_result = shown(result, TEACHER_POLICY if teacher else STUDENT_POLICY) if result is not None else None
+    result, reader = submission.result, policy(teacher=teacher)
+    shown_result = shown(result, reader).result if result is not None else None
     return {
-        **submission_summary(submission),
+        **submission_summary(submission, teacher=teacher),
+        "feedback": reader,
         "tests_total": len(shown_result.cases) if shown_result is not None else None,
         "score": shown_result.score_shown if shown_result is not None else "",
         "compile_message": shown_result.compile_message if shown_result is not None else "",

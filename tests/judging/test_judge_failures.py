@@ -51,7 +51,7 @@ class Project:
 
     def arguments(self, command: str) -> list[str]:
         if command == "run":
-            return ["run", str(self.problem), str(self.source), "--json", "--sandbox", "none"]
+            return ["run", str(self.problem), str(self.source), "--json", "--feedback", "full", "--sandbox", "none"]
         if command == "verify":
             return ["verify", "--json", "-j", "1", "--sandbox", "none", "--problems-dir", str(self.root / "problems"),
                     "--submissions-dir", str(self.root / "submissions")]

@@ -52,7 +52,7 @@ def test_the_hidden_test_notice_is_said_once() -> None:
 
 def test_fail_fast_says_where_it_stopped() -> None:
     stream = io.StringIO()
-    view = TextView(stream)
+    view = TextView(stream, feedback="full")
     view.started(header(15))
     view.compiled("")
     cases = [CaseResult(str(n), Verdict.AC, 0.01, 0.02, 3.0) for n in range(1, 13)]
@@ -71,7 +71,7 @@ class _Terminal(io.StringIO):
 
 def test_the_status_line_counts_the_running_test_s_seconds_against_the_limits() -> None:
     stream = _Terminal()
-    view = TextView(stream, live=True)
+    view = TextView(stream, feedback="full", live=True)
     view.started(header(2))
     view.compiled("")
     time.sleep(TICK_SECONDS * 3)  # the ticker redraws the line while test 1 runs
@@ -86,7 +86,7 @@ def test_the_status_line_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPatch)
     last row: the line is cut to the terminal's width instead."""
     monkeypatch.setenv("COLUMNS", "30")
     stream = _Terminal()  # no file descriptor: its width is COLUMNS
-    view = TextView(stream, live=True)
+    view = TextView(stream, feedback="full", live=True)
     view.started(SubmissionHeader("t", "kim/t.py", "Python 3", LIMITS, "none", "rlimit", "",
                                   ("a-test-with-a-name-far-longer-than-thirty-columns", "2")))
     view.compiled("")

@@ -65,14 +65,15 @@ def _hostile_folder(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def hostile_run(tmp_path: Path):
-    """`run(*options)` -> stdout bytes of `judge run` on the hostile submission (exit 1 is asserted)."""
+    """`run(*options)` -> stdout bytes of `judge run --feedback full` on the hostile submission (exit 1 is
+    asserted): the teacher's view, where the hidden test's stderr is shown too."""
     problem = write_problem(tmp_path / "problem", "t", TESTS, time_limit=2, memory_limit=256)
     source = _hostile_folder(tmp_path) / "main.py"
     source.write_text(HOSTILE, encoding="utf-8")
 
     def run(*options: str) -> bytes:
-        done = subprocess.run([sys.executable, "-m", "judge", "run", problem, source, "--sandbox", "none", *options],
-                              capture_output=True, timeout=300)
+        done = subprocess.run([sys.executable, "-m", "judge", "run", problem, source, "--sandbox", "none",
+                               "--feedback", "full", *options], capture_output=True, timeout=300)
         assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
         assert done.stderr == b"", done.stderr
         assert CONTROL_BYTES.search(done.stdout) is None, done.stdout

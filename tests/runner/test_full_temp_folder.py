@@ -11,13 +11,11 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, write_problem
+from conftest import ROOT, tmpfs, write_problem
 
 LINE_BYTES = 38 * 1024 * 1024
 LONG_LINE = "import sys\nsys.stdout.write('x' * int(input()) + '\\n')\n"
@@ -25,28 +23,17 @@ LONG_LINE = "import sys\nsys.stdout.write('x' * int(input()) + '\\n')\n"
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 
 
-@contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    folder.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=True)
-
-
 def judged(tmp_path: Path, temporary: Path, sandbox: str) -> tuple[int, dict, str]:
-    """`judge run --json` of the long-line program on two tests, with `temporary` as the judge's TMPDIR."""
+    """`judge run --json --feedback full` (the teacher's: it names the folder) of the long-line program on two
+    tests, with `temporary` as the judge's TMPDIR."""
     tests = {name: (f"{LINE_BYTES}\n", "x" * LINE_BYTES + "\n") for name in ("1", "2")}
     problem = write_problem(tmp_path / "problem", tests, output_limit=40, time_limit=5)
     source = tmp_path / "long_line.py"
     source.write_text(LONG_LINE)
     env = {**os.environ, "TMPDIR": str(temporary), "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "judge", "run", str(problem), str(source), "--json",
-                           "--sandbox", sandbox], capture_output=True, text=True, timeout=300, env=env)
+                           "--feedback", "full", "--sandbox", sandbox], capture_output=True, text=True, timeout=300,
+                          env=env)
     assert "Traceback" not in done.stdout + done.stderr
     return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {}, done.stderr
 

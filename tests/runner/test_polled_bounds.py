@@ -134,7 +134,7 @@ def test_a_bomb_under_proc_is_re_and_leaves_nothing(tmp_path, sandbox, pids_grou
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "judge", "run", str(problem), str(submission), "--sandbox", sandbox,
-         "--containment", "proc", "--json"],
+         "--containment", "proc", "--json", "--feedback", "full"],
         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env, preexec_fn=_joining(pids_group))
     assert done.returncode == 1, done.stderr[-2000:]
     report = json.loads(done.stdout)

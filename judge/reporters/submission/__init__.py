@@ -1,16 +1,16 @@
-"""Views of one judged submission. Contract: `report(result: SubmissionResult, stream: TextIO) -> None` writes
-the finished result to `stream`. The registry below is the whole list; `judge run --format NAME` picks one, and
-only that one is imported (rich for text, ElementTree for junit)."""
+"""Views of one judged submission. Contract: `report(seen: Shown, stream: TextIO) -> None` writes the finished
+result, as a feedback policy lets it be seen (judging/feedback.py), to `stream`. The registry below is the whole
+list; `judge run --format NAME` picks one, and only that one is imported (rich for text, ElementTree for junit)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TextIO
 
-from judge.judging.results import SubmissionResult
+from judge.judging.feedback import Shown
 from judge.lazy import LazyRegistry
 
-Reporter = Callable[[SubmissionResult, TextIO], None]
+Reporter = Callable[[Shown, TextIO], None]
 
 REPORTERS: LazyRegistry[Reporter] = LazyRegistry(
     {

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from judge.inert import json_document
-from judge.judging.results import SubmissionResult
+from judge.judging.feedback import Shown
 
 
-def report(result: SubmissionResult, stream: TextIO) -> None:
-    stream.write(json_document(result.to_dict()))
+def report(seen: Shown, stream: TextIO) -> None:
+    stream.write(json_document(seen.result.to_dict()))
     stream.write("\n")

@@ -10,11 +10,12 @@ from typing import TextIO
 from xml.etree import ElementTree
 
 from judge.inert import xml_text
-from judge.judging.results import SubmissionResult
+from judge.judging.feedback import Shown
 from judge.verdicts import Verdict
 
 
-def report(result: SubmissionResult, stream: TextIO) -> None:
+def report(seen: Shown, stream: TextIO) -> None:
+    result = seen.result
     compile_failed = result.verdict is Verdict.CE  # the "compile" testcase below counts as a test and a failure
     failures = sum(case.verdict is not Verdict.AC for case in result.cases) + compile_failed
     suite = ElementTree.Element(

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from judge.inert import for_terminal
-from judge.judging.feedback import HIDDEN_NOTICE, shown_case
+from judge.judging.feedback import HIDDEN_NOTICE, Shown, shown, shown_case
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.reporters.terminal_text import (
     Cell,
@@ -61,11 +61,11 @@ def limits_line(header: SubmissionHeader) -> str:
 
 
 class TextView:
-    """The text report, printed as the judging goes. `feedback` names the policy (judge/feedback.py) applied to
-    each row; `live` adds a status line naming the running test (only where the stream is a terminal), erased
-    before anything else is printed."""
+    """The text report, printed as the judging goes. `feedback` names the policy (judging/feedback.py) applied to
+    each row and to the result's own lines; `live` adds a status line naming the running test (only where the
+    stream is a terminal), erased before anything else is printed."""
 
-    def __init__(self, stream: TextIO, *, feedback: str = "full", live: bool = False) -> None:
+    def __init__(self, stream: TextIO, *, feedback: str, live: bool = False) -> None:
         self._stream = stream
         self._colour = wants_colour(stream)
         self._feedback = feedback
@@ -125,6 +125,7 @@ class TextView:
 
     def finish(self, result: SubmissionResult) -> None:
         """The details below the rows, the hints, and the overall verdict."""
+        result = shown(result, self._feedback).result
         if result.verdict is Verdict.CE:
             self._print(for_terminal(result.compile_message))
         self._details()
@@ -233,9 +234,10 @@ def _count(passed: int, judged: int, tests: int) -> str:
     return f"{passed}/{judged} tests passed"
 
 
-def report(result: SubmissionResult, stream: TextIO) -> None:
+def report(seen: Shown, stream: TextIO) -> None:
     """The finished result, printed as `judge run` prints it live."""
-    view = TextView(stream)
+    result = seen.result
+    view = TextView(stream, feedback=seen.policy)
     view.started(result.header())
     if result.verdict is not Verdict.CE:
         view.compiled(result.compile_message)
