@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
-from judge.serve.auth import CSRF_FIELD, CSRF_HEADER, Caller, same_secret
+from judge.serve.auth import CSRF_HEADER, Caller, same_secret
 from judge.serve.feedback import submission_document, submission_summary
 from judge.serve.service import Refused, ServeContext
 from judge.serve.store import Filters
@@ -64,15 +64,16 @@ def error_response(refused: Refused) -> Response:
 def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         try:
-            if "authorization" in request.headers:  # HTTP Basic may hash (argon2): not on the event loop
+            basic = "authorization" in request.headers
+            if basic:  # HTTP Basic may hash (argon2): not on the event loop
                 caller = await run_in_threadpool(context.caller, request)
             else:  # a session: one indexed read on a kept connection, cheaper than the hop to a thread
                 caller = context.caller(request)
             if caller is None:
                 raise Refused(401, "sign in: HTTP Basic with your id and password, or the page's session")
-            if request.method == "POST" and "authorization" not in request.headers:
-                token = request.session.get(CSRF_FIELD, "")
-                if not token or not same_secret(request.headers.get(CSRF_HEADER, ""), token):
+            if request.method == "POST" and not basic:
+                session = context.session(request)
+                if session is None or not same_secret(request.headers.get(CSRF_HEADER, ""), session.csrf):
                     raise Refused(403, "missing or wrong CSRF token; reload the page")
             return await handler(request, context, caller)
         except Refused as refused:

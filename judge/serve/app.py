@@ -1,5 +1,5 @@
-"""The Starlette application: the API's and the pages' routes, the static script and style sheet, the signed
-session, and the security headers every response carries.
+"""The Starlette application: the API's and the pages' routes, the static script and style sheet, and the
+security headers every response carries (sessions live in the store: service.py and auth.py).
 
 Content-Security-Policy: scripts, styles, images and connections from this server only, and no inline script or
 style at all (the one script is static/app.js), so markup that slipped into a page still could not run. Nothing
@@ -12,7 +12,6 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,8 +22,6 @@ from judge.serve.pages import Pages
 from judge.serve.service import ServeContext
 
 STATIC = Path(__file__).parent / "static"
-SESSION_COOKIE = "judge_session"
-SESSION_SECONDS = 12 * 3600
 SECURITY_HEADERS = {
     b"content-security-policy": (
         b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -67,14 +64,6 @@ def create_app(context: ServeContext) -> Starlette:
         middleware=[
             Middleware(SecurityHeaders),
             Middleware(BoundedBody, bounds=RequestBounds(lambda: largest_source(context), _takes_a_submission)),
-            Middleware(
-                SessionMiddleware,
-                secret_key=context.session_key,
-                session_cookie=SESSION_COOKIE,
-                max_age=SESSION_SECONDS,
-                same_site="strict",
-                https_only=context.https,
-            ),
         ],
     )
 

@@ -1,4 +1,4 @@
-"""Who is calling, and whether they may: password hashes, HTTP Basic, the signed session, CSRF, rate limits.
+"""Who is calling, and whether they may: password hashes, HTTP Basic, browser sessions, CSRF, rate limits.
 
 Passwords are hashed with argon2id (memory-hard: a stolen database costs an attacker memory per guess, not only
 time). Checking one takes tens of milliseconds of CPU, so a script sending HTTP Basic on every request would
@@ -6,8 +6,11 @@ make the server hash on every request: a password once verified is remembered, f
 HMAC under a key that never leaves it (`VerifiedPasswords`), keyed with the stored hash so that a changed
 password is checked again.
 
-Browsers carry a session cookie (Starlette's, signed with DIR's key, HttpOnly, SameSite=Strict), and every form
-and every script's POST carries the session's CSRF token.
+Browsers carry a session cookie (HttpOnly, SameSite=Strict) holding only a random id; the session itself lives in
+the store (store.py), under an HMAC of that id with DIR's session key, so the database holds no usable cookie and a
+new key ends every session. It records a fingerprint of the credential it was opened with (a student's stored
+hash, the teacher's secret): a changed password or a new teacher secret ends it too. Every form and every
+script's POST carries the session's CSRF token; before signing in, the login form's token is a cookie of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ from judge.serve.roster import TEACHER_ID
 
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+SESSION_COOKIE = "judge_session"
+LOGIN_COOKIE = "judge_login"
+"""The login form's CSRF token before there is a session (its double-submitted copy)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,33 @@ class VerifiedPasswords:
     def remember(self, student_id: str, password_hash: str, password: str) -> None:
         with self._lock:
             self._known.add(self._tag(student_id, password_hash, password))
+
+
+@dataclass(frozen=True)
+class BrowserSession:
+    """A signed-in browser: who, and the CSRF token its forms and scripts carry."""
+
+    caller: Caller
+    csrf: str
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def session_storage_id(session_key: str, session_id: str) -> str:
+    """The store's key of the session whose cookie holds `session_id` (see the module's docstring)."""
+    return _mac(session_key, "session", session_id)
+
+
+def credential_fingerprint(session_key: str, user: str, proof: str) -> str:
+    """What the store keeps of the credential `user` signed in with (a stored hash, the teacher's secret)."""
+    return _mac(session_key, "credential", user, proof)
+
+
+def _mac(key: str, *parts: str) -> str:
+    message = "\0".join(parts).encode("utf-8", "surrogatepass")
+    return hmac.new(key.encode("utf-8", "surrogatepass"), message, hashlib.sha256).hexdigest()
 
 
 def basic_credentials(header: str) -> tuple[str, str] | None:

@@ -3,7 +3,8 @@ drawn live by static/app.js from the API), the scoreboard, and the teacher's pag
 
 Rendered by Jinja2 with autoescaping, and with every value printed through `judge.inert.html_text` (the
 environment's `finalize`), so a name, a file name, code or output with HTML, escapes or invisible characters
-reaches the page as visible text. Every form carries the session's CSRF token; every POST checks it.
+reaches the page as visible text. Every form carries the session's CSRF token (before signing in, the login
+cookie's); every POST checks it. The pages set the cookies (auth.py says what they hold).
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ from judge.errors import JudgeError
 from judge.inert import html_text
 from judge.problems.model import Problem
 from judge.serve.api import bounded_form, read_submission_form
-from judge.serve.auth import CSRF_FIELD, Caller, new_csrf_token, same_secret
+from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token, same_secret
 from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
-from judge.serve.service import SESSION_USER, Refused, ServeContext, language_choices
+from judge.serve.service import Refused, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters
 from judge.verdicts import Verdict
@@ -65,15 +66,37 @@ class Pages:
             cached = self._statements[problem.id] = (problem, statement_page(problem))
         return cached[1]
 
+    def csrf_token(self, request: Request) -> str | None:
+        """The token this browser's forms carry: its session's, or before it signs in, its login cookie's."""
+        session = self.context.session(request)
+        return session.csrf if session is not None else request.cookies.get(LOGIN_COOKIE)
+
+    def csrf_holds(self, request: Request, given: object) -> bool:
+        return same_secret(str(given or ""), self.csrf_token(request) or "\0")
+
     def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
-        token = request.session.get(CSRF_FIELD)
-        if not token:
-            token = request.session[CSRF_FIELD] = new_csrf_token()
+        known = self.csrf_token(request)
+        token = known or new_csrf_token()
         caller = values.pop("caller", None)
         html = self.env.get_template(template).render(
             csrf=token, caller=caller, announcements=self.context.store.announcements(), **values
         )
-        return HTMLResponse(html, status_code=status)
+        response = HTMLResponse(html, status_code=status)
+        if token != known:
+            self.set_cookie(response, request, LOGIN_COOKIE, token)
+        return response
+
+    def set_cookie(self, response: Response, request: Request, name: str, value: str, *, keep: bool = True) -> None:
+        """HttpOnly, SameSite=Strict, and Secure when the browser reached us over HTTPS (directly, or through a
+        --trusted-proxy that says so); `keep=False` deletes it."""
+        response.set_cookie(
+            name,
+            value,
+            max_age=int(self.context.lifetimes.absolute_seconds) if keep else 0,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
 
     def signed_in(self, page: Page, *, teacher: bool = False) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -86,7 +109,7 @@ class Pages:
                     raise Refused(404, "no such page")
                 if request.method == "POST":
                     form = await bounded_form(request, self.context)
-                    if not same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
+                    if not self.csrf_holds(request, form.get(CSRF_FIELD)):
                         raise Refused(403, "this form expired (missing or wrong CSRF token); reload the page")
                 return await page(request, self.context, caller)
             except Refused as refused:
@@ -100,24 +123,27 @@ class Pages:
         if request.method == "GET":
             return self.render(request, "login.html")
         form = await request.form(max_files=0, max_fields=8)
-        if not same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
+        if not self.csrf_holds(request, form.get(CSRF_FIELD)):
             return self.render(request, "login.html", 403, message="this form expired; try again")
         user, password = str(form.get("id", "")).strip(), str(form.get("password", ""))
         address = request.client.host if request.client is not None else "unknown"
         try:
             caller = await run_in_threadpool(self.context.check_password, user, password, address)
+            self.context.end_session(request)  # signing in again leaves no second session behind
+            session_id = await run_in_threadpool(self.context.open_session, caller)
         except Refused as refused:
             return self.render(request, "login.html", refused.status, message=refused.message, user=user)
-        request.session.clear()
-        request.session[SESSION_USER] = caller.id
-        request.session[CSRF_FIELD] = new_csrf_token()  # a new session, a new token
-        return RedirectResponse("/teacher" if caller.teacher else "/", status_code=303)
+        response = RedirectResponse("/teacher" if caller.teacher else "/", status_code=303)
+        self.set_cookie(response, request, SESSION_COOKIE, session_id)
+        return response
 
     async def logout(self, request: Request) -> Response:
         form = await request.form(max_files=0, max_fields=4)
-        if same_secret(str(form.get(CSRF_FIELD, "")), request.session.get(CSRF_FIELD, "") or "\0"):
-            request.session.clear()
-        return RedirectResponse("/login", status_code=303)
+        response = RedirectResponse("/login", status_code=303)
+        if self.context.session(request) is not None and self.csrf_holds(request, form.get(CSRF_FIELD)):
+            self.context.end_session(request)
+            self.set_cookie(response, request, SESSION_COOKIE, "", keep=False)
+        return response
 
     # students -------------------------------------------------------------------------------------------------
 

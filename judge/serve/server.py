@@ -144,7 +144,6 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             teacher_secret=kept_secret(request.data_dir / TEACHER_SECRET_FILE),
             session_key=kept_secret(request.data_dir / SESSION_KEY_FILE),
             max_pending=request.max_pending,
-            https=https,
             opened_at=_opened_at(store),
             passwords=passwords,
         )

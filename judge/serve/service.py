@@ -1,13 +1,14 @@
 """What the JSON API and the pages both do, in one place: who is calling, submitting, and what a caller may see.
 
 `ServeContext` is the server's state, made once by server.py and handed to the routes (no globals): the store, the
-problems, the signed-in checks and the rate limits.
+problems, the signed-in checks, the browsers' sessions and the rate limits.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -18,18 +19,39 @@ from judge.errors import SubmissionError
 from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
 from judge.problems.model import Problem
-from judge.serve.auth import Caller, Passwords, RateLimiter, VerifiedPasswords, basic_credentials, same_secret
+from judge.serve.auth import (
+    SESSION_COOKIE,
+    BrowserSession,
+    Caller,
+    Passwords,
+    RateLimiter,
+    VerifiedPasswords,
+    basic_credentials,
+    credential_fingerprint,
+    new_csrf_token,
+    new_session_id,
+    same_secret,
+    session_storage_id,
+)
 from judge.serve.contest import ContestSettings
 from judge.serve.roster import TEACHER_ID
 from judge.serve.scoreboard import Scoreboard, build
-from judge.serve.store import PROBLEMS_EPOCH, NewSubmission, Store, StoredSubmission
+from judge.serve.store import (
+    PROBLEMS_EPOCH,
+    NewSubmission,
+    SessionLifetimes,
+    Store,
+    StoredSession,
+    StoredSubmission,
+)
 
-SESSION_USER = "user"
 MAX_FILE_NAME = 100
 _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}")
 """A file name kept as uploaded; any other (a leading dot, spaces, controls, non-ASCII) becomes Main.<ext>."""
 LOGIN_ATTEMPTS = (10, 300.0)
 """Sign-in attempts allowed per id (and per address, times 10) in so many seconds."""
+_SESSION_LOOKED_UP = "judge.session"
+"""Where a request keeps its session once looked up (the caller, the CSRF check and the page all ask)."""
 SUBMISSIONS_PER_MINUTE = 6
 
 
@@ -46,7 +68,8 @@ class Refused(Exception):
 @dataclass
 class ServeContext:
     """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords) and
-    in `reload_problems`, which replaces `problems` whole (a request holding the old dict finishes with it)."""
+    in `reload_problems`, which replaces `problems` whole (a request holding the old dict finishes with it).
+    `clock` and `lifetimes` are the sessions' (a test gives its own)."""
 
     data_dir: Path
     store: Store
@@ -55,13 +78,14 @@ class ServeContext:
     teacher_secret: str
     session_key: str
     max_pending: int
-    https: bool
     opened_at: float
     passwords: Passwords = field(default_factory=Passwords)
     verified: VerifiedPasswords = field(default_factory=VerifiedPasswords)
     login_limits: RateLimiter = field(default_factory=lambda: RateLimiter(*LOGIN_ATTEMPTS))
     address_limits: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_ATTEMPTS[0] * 10, LOGIN_ATTEMPTS[1]))
     submit_limits: RateLimiter = field(default_factory=lambda: RateLimiter(SUBMISSIONS_PER_MINUTE, 60.0))
+    lifetimes: SessionLifetimes = field(default_factory=SessionLifetimes)
+    clock: Callable[[], float] = time.time
 
     @property
     def export_dir(self) -> Path:
@@ -112,7 +136,7 @@ class ServeContext:
         self.address_limits.give_back(address)
 
     def caller(self, request: Request) -> Caller | None:
-        """HTTP Basic when the request carries it (scripts), else the signed session (browsers); None: nobody.
+        """HTTP Basic when the request carries it (scripts), else the browser's session; None: nobody.
         Wrong Basic credentials raise Refused (401 or 429)."""
         header = request.headers.get("authorization")
         if header is not None:
@@ -120,11 +144,57 @@ class ServeContext:
             if credentials is None:
                 raise Refused(401, "give HTTP Basic credentials: your id and password")
             return self.check_password(*credentials, address=_address(request))
-        user = request.session.get(SESSION_USER)
+        session = self.session(request)
+        return session.caller if session is not None else None
+
+    # browsers' sessions ---------------------------------------------------------------------------------------
+
+    def open_session(self, caller: Caller) -> str:
+        """A new session for `caller`, signed in just now: the id its cookie carries."""
+        account = self._account(caller.id)
+        if account is None:  # removed from the roster since the password was checked: not signed in after all
+            raise Refused(401, "wrong id or password")
+        session_id = new_session_id()
+        stored = StoredSession(caller.id, account[1], new_csrf_token())
+        self.store.open_session(session_storage_id(self.session_key, session_id), stored, self.clock(), self.lifetimes)
+        return session_id
+
+    def session(self, request: Request) -> BrowserSession | None:
+        """The request's session, if its cookie names a live one opened with the credential that holds now."""
+        if _SESSION_LOOKED_UP not in request.scope:
+            request.scope[_SESSION_LOOKED_UP] = self._live_session(request.cookies.get(SESSION_COOKIE))
+        found: BrowserSession | None = request.scope[_SESSION_LOOKED_UP]
+        return found
+
+    def end_session(self, request: Request) -> None:
+        """Sign the browser out: its session is gone from the store, whatever its cookie still says."""
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if cookie:
+            self.store.end_session(session_storage_id(self.session_key, cookie))
+        request.scope[_SESSION_LOOKED_UP] = None
+
+    def _live_session(self, cookie: str | None) -> BrowserSession | None:
+        if not cookie:
+            return None
+        storage_id = session_storage_id(self.session_key, cookie)
+        stored = self.store.session(storage_id, self.clock(), self.lifetimes)
+        if stored is None:
+            return None
+        account = self._account(stored.user)
+        if account is None or not same_secret(stored.credential, account[1]):
+            self.store.end_session(storage_id)  # a new password, a new teacher secret, or no longer on the roster
+            return None
+        return BrowserSession(account[0], stored.csrf)
+
+    def _account(self, user: str) -> tuple[Caller, str] | None:
+        """`user` as things stand, with the fingerprint of what proves them now (the teacher's secret, a student's
+        stored hash); None when they are no longer on the roster."""
         if user == TEACHER_ID:
-            return Caller(TEACHER_ID, "teacher")
-        student = self.store.student(user) if isinstance(user, str) else None
-        return Caller(student.id, student.name) if student is not None else None
+            return Caller(TEACHER_ID, "teacher"), credential_fingerprint(self.session_key, user, self.teacher_secret)
+        student = self.store.student(user)
+        if student is None:
+            return None
+        return Caller(student.id, student.name), credential_fingerprint(self.session_key, user, student.password_hash)
 
     # submitting -----------------------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The data folder's database (`--data DIR/serve.sqlite`): students, submissions, settings, announcements.
+"""The data folder's database (`--data DIR/serve.sqlite`): students, submissions, settings, announcements, and
+the browsers' sessions.
 
 Both processes of `judge serve` open it: the web server stores submissions, the judging process claims and
 finishes them. WAL mode lets pages read while a result is written; `synchronous=FULL` on a new submission's
@@ -70,6 +71,14 @@ CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (student, probl
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL,
                                           posted_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    id             TEXT PRIMARY KEY,       -- an HMAC of the cookie's random id (auth.session_storage_id)
+    user           TEXT NOT NULL,
+    credential     TEXT NOT NULL,          -- auth.credential_fingerprint of what it signed in with
+    csrf           TEXT NOT NULL,
+    created_at     REAL NOT NULL,          -- Unix time
+    seen_at        REAL NOT NULL           -- its latest request, to within SessionLifetimes.touch_seconds
+);
 """
 
 _COLUMNS = (
@@ -146,6 +155,28 @@ class NewSubmission:
     language: str
     file_name: str
     source: bytes
+
+
+@dataclass(frozen=True)
+class SessionLifetimes:
+    """How long a browser stays signed in: `idle_seconds` after its latest request, and `absolute_seconds` after it
+    signed in, however busy it is."""
+
+    idle_seconds: float = 2 * 3600
+    absolute_seconds: float = 12 * 3600
+
+    @property
+    def touch_seconds(self) -> float:
+        """A request records itself only when the session's latest one is older than this: a page polling every
+        second does not write every second, and the idle lifetime still holds to within a sixtieth."""
+        return self.idle_seconds / 60
+
+
+@dataclass(frozen=True)
+class StoredSession:
+    user: str
+    credential: str
+    csrf: str
 
 
 @dataclass(frozen=True)
@@ -401,3 +432,36 @@ class Store:
         with self._connect() as connection:
             rows = connection.execute("SELECT posted_at, text FROM announcements ORDER BY id DESC").fetchall()
         return [(row["posted_at"], row["text"]) for row in rows]
+
+    # sessions -------------------------------------------------------------------------------------------------
+
+    def open_session(self, session_id: str, session: StoredSession, now: float, lifetimes: SessionLifetimes) -> None:
+        """Store a new session; the expired ones go at the same time, so the table holds about the live ones."""
+        with self._transaction() as connection:
+            connection.execute(
+                "DELETE FROM sessions WHERE seen_at <= ? OR created_at <= ?",
+                (now - lifetimes.idle_seconds, now - lifetimes.absolute_seconds),
+            )
+            connection.execute(
+                "INSERT INTO sessions (id, user, credential, csrf, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (session_id, session.user, session.credential, session.csrf, now, now),
+            )
+
+    def session(self, session_id: str, now: float, lifetimes: SessionLifetimes) -> StoredSession | None:
+        """The session, if it is still alive at `now` (and this request counts as its latest); None otherwise."""
+        with self._connect() as connection:
+            row = connection.execute(
+                "SELECT user, credential, csrf, created_at, seen_at FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            if now - row["seen_at"] >= lifetimes.idle_seconds or now - row["created_at"] >= lifetimes.absolute_seconds:
+                connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+                return None
+            if now - row["seen_at"] >= lifetimes.touch_seconds:
+                connection.execute("UPDATE sessions SET seen_at = ? WHERE id = ?", (now, session_id))
+        return StoredSession(row["user"], row["credential"], row["csrf"])
+
+    def end_session(self, session_id: str) -> None:
+        with self._connect() as connection:
+            connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))

@@ -62,7 +62,7 @@ def make_context(tmp_path: Path, students: Sequence[tuple[str, str, str]] = STUD
     problems_dir = write_problems(tmp_path / "problems")
     return ServeContext(data_dir=data, store=store, problems_dir=problems_dir, problems=load_problems(problems_dir),
                         teacher_secret="teacher-secret", session_key="k" * 32, max_pending=max_pending,
-                        https=False, opened_at=time.time(), passwords=passwords)
+                        opened_at=time.time(), passwords=passwords)
 
 
 @dataclass(frozen=True)
