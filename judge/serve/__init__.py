@@ -5,7 +5,7 @@
                    browsers' sessions (idle and absolute lifetimes)
     roster.py      roster.csv read, missing passwords generated into passwords.csv, the teacher's secret
     auth.py        who is calling: argon2 password hashes, HTTP Basic or a session cookie (a random id), CSRF,
-                   rate limits
+                   rate limits per (id, address)
     judging.py     the judging process: claims submissions, judges them on the batch executors, stores results
     progress.py    the worker's "compiling", "test k of n", written into the database while a submission is judged
                    (by a local worker itself; a Dask worker's arrive as Dask events, written by the judging process)

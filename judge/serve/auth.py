@@ -11,6 +11,9 @@ the store (store.py), under an HMAC of that id with DIR's session key, so the da
 new key ends every session. It records a fingerprint of the credential it was opened with (a student's stored
 hash, the teacher's secret): a changed password or a new teacher secret ends it too. Every form and every
 script's POST carries the session's CSRF token; before signing in, the login form's token is a cookie of its own.
+
+Sign-in attempts are limited per (id, address) pair, never per id or per address alone: a stranger's wrong
+guesses then cost only the stranger, not the owner signing in from elsewhere, nor a class behind one address.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -138,24 +141,28 @@ def new_csrf_token() -> str:
 
 
 class RateLimiter:
-    """At most `limit` events per key in any `window_seconds` (a sliding window); thread-safe."""
+    """At most `limit` events per key in any `window_seconds` (a sliding window); thread-safe. A key with no event
+    left in the window is dropped, so keys a stranger makes up (ids, addresses) cost memory only for a window."""
 
     def __init__(self, limit: int, window_seconds: float) -> None:
         self.limit = limit
         self.window_seconds = window_seconds
-        self._events: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._events: OrderedDict[str, deque[float]] = OrderedDict()
+        """Keys in the order of their latest event, so the stale ones are at the front."""
         self._lock = threading.Lock()
 
     def retry_after(self, key: str) -> float:
         """0 when an event for `key` is allowed now (and counts it), else the seconds until one is."""
         now = time.monotonic()
         with self._lock:
-            events = self._events[key]
+            self._drop_stale(now)
+            events = self._events.setdefault(key, deque())
             while events and events[0] <= now - self.window_seconds:
                 events.popleft()
             if len(events) >= self.limit:
                 return events[0] + self.window_seconds - now
             events.append(now)
+            self._events.move_to_end(key)
             return 0.0
 
     def give_back(self, key: str) -> None:
@@ -168,3 +175,10 @@ class RateLimiter:
     def forget(self, key: str) -> None:
         with self._lock:
             self._events.pop(key, None)
+
+    def _drop_stale(self, now: float) -> None:
+        while self._events:
+            key, events = next(iter(self._events.items()))
+            if events and events[-1] > now - self.window_seconds:
+                return
+            del self._events[key]

@@ -49,7 +49,7 @@ MAX_FILE_NAME = 100
 _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}")
 """A file name kept as uploaded; any other (a leading dot, spaces, controls, non-ASCII) becomes Main.<ext>."""
 LOGIN_ATTEMPTS = (10, 300.0)
-"""Sign-in attempts allowed per id (and per address, times 10) in so many seconds."""
+"""Sign-in attempts allowed per (id, address) pair in so many seconds (a correct one starts the count again)."""
 _SESSION_LOOKED_UP = "judge.session"
 """Where a request keeps its session once looked up (the caller, the CSRF check and the page all ask)."""
 SUBMISSIONS_PER_MINUTE = 6
@@ -82,7 +82,6 @@ class ServeContext:
     passwords: Passwords = field(default_factory=Passwords)
     verified: VerifiedPasswords = field(default_factory=VerifiedPasswords)
     login_limits: RateLimiter = field(default_factory=lambda: RateLimiter(*LOGIN_ATTEMPTS))
-    address_limits: RateLimiter = field(default_factory=lambda: RateLimiter(LOGIN_ATTEMPTS[0] * 10, LOGIN_ATTEMPTS[1]))
     submit_limits: RateLimiter = field(default_factory=lambda: RateLimiter(SUBMISSIONS_PER_MINUTE, 60.0))
     lifetimes: SessionLifetimes = field(default_factory=SessionLifetimes)
     clock: Callable[[], float] = time.time
@@ -106,16 +105,20 @@ class ServeContext:
     # who is calling -------------------------------------------------------------------------------------------
 
     def check_password(self, user: str, password: str, address: str) -> Caller:
-        """The caller `user` proves to be with `password`; Refused (429 past the attempts allowed, else 401)."""
-        for limiter, key in ((self.login_limits, user), (self.address_limits, address)):
-            wait = limiter.retry_after(key)
-            if wait:
-                raise Refused(429, f"too many sign-in attempts; try again in {int(wait) + 1} s", wait)
+        """The caller `user` proves to be with `password`; Refused (429 past the attempts allowed, else 401).
+
+        Only this (id, address) pair's failures count: an attempt counts before the check (so that parallel
+        guesses count too), and a correct one clears the pair, so `judge submit`, sending its password with every
+        poll, and a class behind one address (a lab's NAT) are never refused."""
+        pair = f"{user}\0{address}"
+        wait = self.login_limits.retry_after(pair)
+        if wait:
+            raise Refused(429, f"too many sign-in attempts; try again in {int(wait) + 1} s", wait)
         if user == TEACHER_ID:
-            if same_secret(password, self.teacher_secret):
-                self._signed_in(user, address)
-                return Caller(TEACHER_ID, "teacher")
-            raise Refused(401, "wrong id or password")
+            if not same_secret(password, self.teacher_secret):
+                raise Refused(401, "wrong id or password")
+            self.login_limits.forget(pair)
+            return Caller(TEACHER_ID, "teacher")
         student = self.store.student(user)
         if student is None:
             self.passwords.hash(password)  # as slow as a real check, so the time does not tell which ids exist
@@ -126,14 +129,8 @@ class ServeContext:
         ):
             raise Refused(401, "wrong id or password")
         self.verified.remember(user, student.password_hash, password)
-        self._signed_in(user, address)
+        self.login_limits.forget(pair)
         return Caller(student.id, student.name)
-
-    def _signed_in(self, user: str, address: str) -> None:
-        """Only failures count: a class behind one address (a lab's NAT, a reverse proxy) signs in, and `judge
-        submit` sends its password with every poll, far more often than the address's allowance of failures."""
-        self.login_limits.forget(user)
-        self.address_limits.give_back(address)
 
     def caller(self, request: Request) -> Caller | None:
         """HTTP Basic when the request carries it (scripts), else the browser's session; None: nobody.

@@ -93,14 +93,14 @@ def test_sign_in_attempts_are_rate_limited_per_student(client: TestClient) -> No
     assert client.get("/api/submissions", auth=LEE).status_code == 200
 
 
-def test_only_failed_sign_ins_count_against_an_address(client: TestClient) -> None:
+def test_only_failed_sign_ins_count_and_only_against_their_id_and_address(client: TestClient) -> None:
     """Every caller here comes from one address, as a lab behind NAT or a reverse proxy does: the right password
-    any number of times is never refused, while failures for many ids run into the address's allowance."""
-    allowance = LOGIN_ATTEMPTS[0] * 10
-    assert {client.get("/api/submissions", auth=KIM).status_code for _ in range(allowance + 5)} == {200}
-    codes = [client.get("/api/submissions", auth=(f"nobody{n}", "guess")).status_code for n in range(allowance + 1)]
-    assert codes == [401] * allowance + [429]
-    assert client.get("/api/submissions", auth=LEE).status_code == 429  # the address waits, whoever it is
+    any number of times is never refused, and failures for other ids, however many, refuse no one else."""
+    assert {client.get("/api/submissions", auth=KIM).status_code for _ in range(LOGIN_ATTEMPTS[0] * 2)} == {200}
+    codes = {client.get("/api/submissions", auth=(f"nobody{n}", "guess")).status_code
+             for n in range(LOGIN_ATTEMPTS[0] * 10 + 1)}
+    assert codes == {401}
+    assert client.get("/api/submissions", auth=LEE).status_code == 200
 
 
 def test_a_source_over_the_problems_limit_is_refused_before_it_is_stored(client: TestClient,
