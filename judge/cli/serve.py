@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 import click
@@ -50,6 +51,14 @@ DEFAULT_MAX_PENDING = 5
     default=None,
     help="The certificate's private key (PEM), unless --certfile holds it too.",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    metavar="ADDRESS",
+    multiple=True,
+    help="A reverse proxy's address or network (repeat it, or separate by commas): only its X-Forwarded-For and "
+    "X-Forwarded-Proto are believed (the students' addresses, HTTPS for the cookie).",
+)
 @executor_options
 @click.option(
     "--max-pending",
@@ -67,6 +76,7 @@ def serve_command(
     port: int,
     certfile: Path | None,
     keyfile: Path | None,
+    trusted_proxies: tuple[str, ...],
     jobs: int | None,
     scheduler: str | None,
     cluster_dir: Path | None,
@@ -99,6 +109,22 @@ def serve_command(
             ),
             options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment),
             max_pending=max_pending,
+            trusted_proxies=proxy_networks(trusted_proxies),
         ),
         say_on_stderr,
     )
+
+
+def proxy_networks(values: tuple[str, ...]) -> tuple[str, ...]:
+    """The --trusted-proxy values as networks uvicorn reads; a value that is not an address is refused (uvicorn
+    would take it as a literal name that no peer ever has, and believe nobody without a word)."""
+    networks = []
+    for value in (part.strip() for given in values for part in given.split(",")):
+        try:
+            networks.append(str(ipaddress.ip_network(value, strict=False)))
+        except ValueError:
+            raise JudgeError(
+                f"--trusted-proxy {value!r}: not an IP address or network; give the reverse proxy's address, "
+                "e.g. 127.0.0.1 or 10.0.0.0/24"
+            ) from None
+    return tuple(networks)

@@ -61,6 +61,8 @@ class ServeRequest:
     executor: ExecutorChoice
     options: RunOptions
     max_pending: int
+    trusted_proxies: tuple[str, ...]
+    """Addresses or networks whose X-Forwarded-For and X-Forwarded-Proto are believed (none: nobody's)."""
 
 
 @contextmanager
@@ -157,6 +159,8 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             lifespan="off",
             ssl_certfile=str(request.certfile) if https else None,
             ssl_keyfile=str(request.keyfile) if request.keyfile else None,
+            proxy_headers=bool(request.trusted_proxies),  # uvicorn's default believes anyone on 127.0.0.1
+            forwarded_allow_ips=list(request.trusted_proxies),
         )
         port = sock.getsockname()[1]
         host = f"[{request.host}]" if ":" in request.host else request.host

@@ -1,11 +1,13 @@
-"""Sign-in limits that a stranger cannot turn against the owner, against a real `judge serve`: two loopback
-addresses stand for two machines (127.0.0.1 and 127.0.0.2)."""
+"""Sign-in limits that a stranger cannot turn against the owner, and addresses the server does not take on trust,
+against a real `judge serve`: two loopback addresses stand for two machines (127.0.0.1 and 127.0.0.2), and
+X-Forwarded-For / X-Forwarded-Proto count only from a --trusted-proxy."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from conftest import assert_usage_error, judge_cli
 from serve_fixtures import STUDENTS, running_server
 from serve_http import Browser, basic
 
@@ -50,3 +52,53 @@ def test_a_hundred_failures_from_one_address_refuse_no_other_student_behind_it(t
         assert Browser(server.url, STRANGER).sign_in(*LEE_LOGIN).header("location") == "/"
         assert _attempts(server.url, STRANGER, [LEE_LOGIN] * 3) == [200] * 3
         assert _attempts(server.url, OWNER, [KIM_LOGIN]) == [200]
+
+
+def test_forwarded_headers_are_not_believed_without_a_trusted_proxy(tmp_path: Path) -> None:
+    with running_server(tmp_path) as server:
+        # kim's pair at the stranger's address is locked; a request from the owner's machine naming that address
+        # is still the owner's machine's
+        _attempts(server.url, STRANGER, [(KIM[0], f"guess{n}") for n in range(ALLOWED)])
+        assert _attempts(server.url, STRANGER, [KIM_LOGIN]) == [429]
+        assert _attempts(server.url, OWNER, [KIM_LOGIN], [{"X-Forwarded-For": STRANGER}]) == [200]
+
+        # a new X-Forwarded-For per guess is no new address: item 11's way past the limit
+        forged = [{"X-Forwarded-For": f"10.0.{n}.1"} for n in range(ALLOWED + 2)]
+        assert _attempts(server.url, OWNER, [(LEE[0], f"guess{n}") for n in range(ALLOWED + 2)],
+                         forged) == [401] * ALLOWED + [429] * 2
+
+        login = Browser(server.url, OWNER).get("/login", {"X-Forwarded-Proto": "https"})
+        assert "judge_login=" in login.set_cookie("judge_login") and "secure" not in login.set_cookie(
+            "judge_login").lower()
+
+
+def test_forwarded_headers_count_from_a_trusted_proxy_only(tmp_path: Path) -> None:
+    with running_server(tmp_path, "--trusted-proxy", f"192.0.2.0/24,{OWNER}") as server:
+        # through the proxy (OWNER): each student's own address counts, whatever a client put before it
+        through_proxy = [{"X-Forwarded-For": f"10.0.{n}.9, 10.0.0.1"} for n in range(ALLOWED + 2)]
+        assert _attempts(server.url, OWNER, [(KIM[0], f"guess{n}") for n in range(ALLOWED + 2)],
+                         through_proxy) == [401] * ALLOWED + [429] * 2
+        assert _attempts(server.url, OWNER, [KIM_LOGIN], [{"X-Forwarded-For": "10.0.0.1"}]) == [429]
+        assert _attempts(server.url, OWNER, [KIM_LOGIN], [{"X-Forwarded-For": "10.0.0.2"}]) == [200]
+
+        # a machine that is not the proxy names addresses in vain
+        _attempts(server.url, STRANGER, [(LEE[0], f"guess{n}") for n in range(ALLOWED)],
+                  [{"X-Forwarded-For": f"10.1.{n}.1"} for n in range(ALLOWED)])
+        assert _attempts(server.url, STRANGER, [LEE_LOGIN], [{"X-Forwarded-For": "10.2.0.1"}]) == [429]
+
+        # the cookies are Secure when the proxy says the browser came over HTTPS
+        https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.0.0.3"}
+        student = Browser(server.url, OWNER)
+        assert "secure" in student.get("/login", https).set_cookie("judge_login").lower()
+        signed_in = student.sign_in(LEE[0], LEE[2], https)
+        assert signed_in.status == 303 and "secure" in signed_in.set_cookie("judge_session").lower()
+        plain = Browser(server.url, OWNER).get("/login", {"X-Forwarded-For": "10.0.0.4"})
+        spoofed = Browser(server.url, STRANGER).get("/login", https)
+        assert "secure" not in plain.set_cookie("judge_login").lower()
+        assert "secure" not in spoofed.set_cookie("judge_login").lower()
+
+
+def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = judge_cli("serve", tmp_path / "problems", "--roster", tmp_path / "roster.csv", "--trusted-proxy",
+                     "127.0.0.1,proxy.lab")
+    assert_usage_error(done, "--trusted-proxy 'proxy.lab'", "127.0.0.1")
