@@ -7,7 +7,9 @@
     GET  /api/problems           the problems' ids and titles
 
 Scripts authenticate with HTTP Basic (id and password); browsers with the session cookie, and then a POST must
-carry the session's CSRF token in the X-CSRF-Token header. Every error is {"error": one line} with its status.
+carry the session's CSRF token in the X-CSRF-Token header. A POST with Basic credentials that a browser marks as
+sent from another site's page is refused: a browser resends Basic credentials it once saw by itself (auth.py).
+Every error is {"error": one line} with its status.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
-from judge.serve.auth import CSRF_HEADER, Caller, same_secret
+from judge.serve.auth import CSRF_HEADER, Caller, from_another_site, same_secret
 from judge.serve.feedback import submission_document, submission_summary
 from judge.serve.service import Refused, ServeContext
 from judge.serve.store import Filters
@@ -65,6 +67,8 @@ def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], A
     async def endpoint(request: Request) -> Response:
         try:
             basic = "authorization" in request.headers
+            if basic and request.method == "POST" and _from_another_site(request):
+                raise Refused(403, "refused: HTTP Basic credentials sent from another site's page")
             if basic:  # HTTP Basic may hash (argon2): not on the event loop
                 caller = await run_in_threadpool(context.caller, request)
             else:  # a session: one indexed read on a kept connection, cheaper than the hop to a thread
@@ -80,6 +84,11 @@ def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], A
             return error_response(refused)
 
     return endpoint
+
+
+def _from_another_site(request: Request) -> bool:
+    own_origin = f"{request.url.scheme}://{request.url.netloc}"
+    return from_another_site(request.headers.get("sec-fetch-site"), request.headers.get("origin"), own_origin)
 
 
 async def _post_submission(request: Request, context: ServeContext, caller: Caller) -> Response:

@@ -12,6 +12,10 @@ new key ends every session. It records a fingerprint of the credential it was op
 hash, the teacher's secret): a changed password or a new teacher secret ends it too. Every form and every
 script's POST carries the session's CSRF token; before signing in, the login form's token is a cookie of its own.
 
+A browser that once answered the API's Basic challenge sends those credentials again by itself, even with another
+site's form (Chromium does, as a cookie without SameSite): a POST with Basic credentials that a browser marks as
+coming from another site is refused (`from_another_site`).
+
 Sign-in attempts are limited per (id, address) pair, never per id or per address alone: a stranger's wrong
 guesses then cost only the stranger, not the owner signing in from elsewhere, nor a class behind one address.
 """
@@ -38,6 +42,8 @@ CSRF_HEADER = "x-csrf-token"
 SESSION_COOKIE = "judge_session"
 LOGIN_COOKIE = "judge_login"
 """The login form's CSRF token before there is a session (its double-submitted copy)."""
+SAME_ORIGIN_FETCHES = ("same-origin", "none")
+"""Sec-Fetch-Site values of a request from this server's own pages, or typed by the person (no page at all)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,14 @@ def credential_fingerprint(session_key: str, user: str, proof: str) -> str:
 def _mac(key: str, *parts: str) -> str:
     message = "\0".join(parts).encode("utf-8", "surrogatepass")
     return hmac.new(key.encode("utf-8", "surrogatepass"), message, hashlib.sha256).hexdigest()
+
+
+def from_another_site(sec_fetch_site: str | None, origin: str | None, own_origin: str) -> bool:
+    """Whether a browser says the request comes from another site's page: its Sec-Fetch-Site, or where a browser
+    sends none (older ones), its Origin. Scripts (curl, `judge submit`) send neither."""
+    if sec_fetch_site is not None:
+        return sec_fetch_site.strip().lower() not in SAME_ORIGIN_FETCHES
+    return origin is not None and origin.strip().lower() != own_origin.lower()
 
 
 def basic_credentials(header: str) -> tuple[str, str] | None:
