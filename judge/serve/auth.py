@@ -26,10 +26,13 @@ import base64
 import binascii
 import hashlib
 import hmac
+import os
 import secrets
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -60,19 +63,52 @@ class Caller:
 
 class Passwords:
     """argon2id hashing, by default at argon2-cffi's cost (RFC 9106's second recommendation: 3 passes over
-    64 MiB). Each hash records its own parameters, so hashes of any cost verify."""
+    64 MiB). Each hash records its own parameters, so hashes of any cost verify.
 
-    def __init__(self, hasher: PasswordHasher | None = None) -> None:
+    At most one hash per CPU runs at once (`at_once`): sign-in attempts are not limited per address (a lab behind
+    one NAT must sign in), so a stranger's stream of them would otherwise run 40 hashes at a time on the server's
+    thread pool, 2.5 GiB of memory and every CPU; now they wait their turn, and judging and pages go on."""
+
+    def __init__(self, hasher: PasswordHasher | None = None, at_once: int | None = None) -> None:
         self._hasher = hasher or PasswordHasher()
+        self._turns = threading.BoundedSemaphore(at_once or os.cpu_count() or 1)
 
     def hash(self, password: str) -> str:
-        return self._hasher.hash(password)
+        with self._turns:
+            return self._hasher.hash(password)
 
     def verify(self, password_hash: str, password: str) -> bool:
+        with self._turns:
+            try:
+                return self._hasher.verify(password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+
+class InFlight:
+    """At most `limit` calls per key under way at once (thread-safe): a bound on what one address keeps going,
+    which unlike a count of failures never outlives the calls themselves."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._running: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def entered(self, key: str) -> Iterator[bool]:
+        """Whether the call for `key` may go on now (it counts until the block ends)."""
+        with self._lock:
+            admitted = self._running.get(key, 0) < self.limit
+            if admitted:
+                self._running[key] = self._running.get(key, 0) + 1
         try:
-            return self._hasher.verify(password_hash, password)
-        except (VerificationError, InvalidHashError):
-            return False
+            yield admitted
+        finally:
+            if admitted:
+                with self._lock:
+                    self._running[key] -= 1
+                    if not self._running[key]:
+                        del self._running[key]
 
 
 class VerifiedPasswords:

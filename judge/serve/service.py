@@ -23,6 +23,7 @@ from judge.serve.auth import (
     SESSION_COOKIE,
     BrowserSession,
     Caller,
+    InFlight,
     Passwords,
     RateLimiter,
     VerifiedPasswords,
@@ -50,6 +51,9 @@ _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}")
 """A file name kept as uploaded; any other (a leading dot, spaces, controls, non-ASCII) becomes Main.<ext>."""
 LOGIN_ATTEMPTS = (10, 300.0)
 """Sign-in attempts allowed per (id, address) pair in so many seconds (a correct one starts the count again)."""
+SIGN_INS_AT_ONCE = 8
+"""Sign-ins one address may have under way at once: a lab behind one NAT signs in as a class, a stranger's
+stream of guesses waits for its own (auth.Passwords runs one hash per CPU at a time)."""
 _SESSION_LOOKED_UP = "judge.session"
 """Where a request keeps its session once looked up (the caller, the CSRF check and the page all ask)."""
 SUBMISSIONS_PER_MINUTE = 6
@@ -82,6 +86,7 @@ class ServeContext:
     passwords: Passwords = field(default_factory=Passwords)
     verified: VerifiedPasswords = field(default_factory=VerifiedPasswords)
     login_limits: RateLimiter = field(default_factory=lambda: RateLimiter(*LOGIN_ATTEMPTS))
+    signing_in: InFlight = field(default_factory=lambda: InFlight(SIGN_INS_AT_ONCE))
     submit_limits: RateLimiter = field(default_factory=lambda: RateLimiter(SUBMISSIONS_PER_MINUTE, 60.0))
     lifetimes: SessionLifetimes = field(default_factory=SessionLifetimes)
     clock: Callable[[], float] = time.time
@@ -110,6 +115,12 @@ class ServeContext:
         Only this (id, address) pair's failures count: an attempt counts before the check (so that parallel
         guesses count too), and a correct one clears the pair, so `judge submit`, sending its password with every
         poll, and a class behind one address (a lab's NAT) are never refused."""
+        with self.signing_in.entered(address) as admitted:
+            if not admitted:
+                raise Refused(429, "too many sign-ins from your address at once; try again in a moment", 1.0)
+            return self._check_password(user, password, address)
+
+    def _check_password(self, user: str, password: str, address: str) -> Caller:
         pair = f"{user}\0{address}"
         wait = self.login_limits.retry_after(pair)
         if wait:

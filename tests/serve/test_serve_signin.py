@@ -4,13 +4,19 @@ X-Forwarded-For / X-Forwarded-Proto count only from a --trusted-proxy."""
 
 from __future__ import annotations
 
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
+
+from argon2 import PasswordHasher
 
 from conftest import assert_usage_error, judge_cli
 from serve_fixtures import STUDENTS, running_server
 from serve_http import Browser, basic
 
+from judge.serve.auth import InFlight, Passwords
 from judge.serve.roster import TEACHER_SECRET_FILE
 from judge.serve.service import LOGIN_ATTEMPTS
 
@@ -102,3 +108,47 @@ def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_one_line(tmp_path:
     done = judge_cli("serve", tmp_path / "problems", "--roster", tmp_path / "roster.csv", "--trusted-proxy",
                      "127.0.0.1,proxy.lab")
     assert_usage_error(done, "--trusted-proxy 'proxy.lab'", "127.0.0.1")
+
+
+class _CountingHasher(PasswordHasher):
+    """argon2 at a test's cost that records how many of its hashes ran at once."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=1024, parallelism=1)
+        self.running = 0
+        self.most = 0
+        self._lock = threading.Lock()
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:  # noqa: A002 (argon2's name)
+        with self._lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        try:
+            time.sleep(0.05)  # long enough for the other threads to pile in
+            return super().verify(hash, password)
+        finally:
+            with self._lock:
+                self.running -= 1
+
+
+def test_a_stream_of_guesses_runs_one_hash_per_cpu_at_a_time() -> None:
+    """Sign-ins are not refused per address, so a stranger's guesses must not run 40 argon2 hashes (64 MiB each) at
+    once on the server's thread pool: they take turns."""
+    hasher = _CountingHasher()
+    passwords = Passwords(hasher, at_once=2)
+    stored = hasher.hash("right")
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        results = list(pool.map(lambda guess: passwords.verify(stored, guess), [f"guess{n}" for n in range(32)]))
+    assert not any(results)
+    assert hasher.most == 2
+
+
+def test_one_address_keeps_a_bounded_number_of_sign_ins_going() -> None:
+    """Past `limit` sign-ins under way from one address, the next is refused at once (429), another address is not,
+    and the count ends with the calls (a bound on concurrency, never a lockout)."""
+    in_flight = InFlight(2)
+    with in_flight.entered("10.0.0.9") as first, in_flight.entered("10.0.0.9") as second:
+        with in_flight.entered("10.0.0.9") as third, in_flight.entered("10.0.0.7") as elsewhere:
+            assert (first, second, third, elsewhere) == (True, True, False, True)
+    with in_flight.entered("10.0.0.9") as later:
+        assert later
