@@ -15,7 +15,7 @@ problems, programs, checkers and the shared modules below them; none of those im
 - hints.py: one line for the student when a verdict has a well-known cause outside the code.
 - feedback.py: what a person is shown of a judged submission (the `boj` and `full` policies): the one rule every
   view goes through.
-- runtime_causes.py: an RE's cause as BOJ shows it for a hidden test (`exit code 1: ZeroDivisionError`), with no
+- runtime_causes.py: an RE's cause as BOJ shows it for a hidden test (`non-zero exit code: ZeroDivisionError`), with no
   text the program chose.
 
 This file holds only a docstring: importers name the module they need.

@@ -5,8 +5,11 @@ test in full, a hidden test its verdict, CPU time, memory and score, and no byte
 decides its stdout (which a checker may quote, in its message or in its own failure), its stderr and the names of
 its exceptions: one that copies its input into any of them would print every secret test. So a hidden test's
 message is made here from the judge's own words, per verdict (`HIDDEN_MESSAGES`): a wrong answer says it is hidden,
-an RE its cause as BOJ says it (runtime_causes.py: `exit code 1: ZeroDivisionError`), a limit the limit, a JE only
-that the judge failed; an accepted test says nothing, and no hidden test has a diff. A JE shown to a student
+an RE its cause as BOJ says it (runtime_causes.py: `non-zero exit code: ZeroDivisionError`), a limit the limit, a JE only
+that the judge failed; an accepted test says nothing, and no hidden test has a diff. A program also chooses its
+exit status, its memory and its time (`exit(input[0])`, a byte of the test in MiB): an RE shows no exit status,
+and every hidden test shows the largest CPU time, wall time and memory of the submission's hidden tests, one
+figure per submission as BOJ shows, never one per test. A JE shown to a student
 (a sample's, or a submission's that could not be judged) names no path of the server's. `full` (the teacher:
 `--feedback full`, `judge serve`'s teacher, the gradebook `judge grade` writes) shows everything.
 
@@ -84,21 +87,41 @@ def _boj(case: CaseResult) -> CaseResult:
     return dataclasses.replace(case, message=HIDDEN_MESSAGES[case.verdict](case.message), diff="")
 
 
+def _boj_figures(cases: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
+    """Every hidden test with the largest figures of the hidden tests (see the module's docstring)."""
+    hidden = [case for case in cases if not case.is_sample]
+    if not hidden:
+        return cases
+    cpu = max(case.cpu_seconds for case in hidden)
+    wall = max(case.wall_seconds for case in hidden)
+    peak = max(case.peak_mib for case in hidden)
+    return tuple(
+        case if case.is_sample else dataclasses.replace(case, cpu_seconds=cpu, wall_seconds=wall, peak_mib=peak)
+        for case in cases
+    )
+
+
 def _as_it_is(value: _Text) -> _Text:
     return value
 
 
+def _all_as_they_are(cases: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
+    return cases
+
+
 @dataclass(frozen=True)
 class Policy:
-    """What one reader is shown: of each test, and of the line saying why a submission could not be judged."""
+    """What one reader is shown: of each test, of the tests together (figures across them), and of the line
+    saying why a submission could not be judged."""
 
     case: Callable[[CaseResult], CaseResult]
+    cases: Callable[[tuple[CaseResult, ...]], tuple[CaseResult, ...]]
     error: Callable[[str], str]
 
 
 POLICIES: dict[str, Policy] = {
-    STUDENT: Policy(case=_boj, error=without_server_paths),
-    TEACHER: Policy(case=_as_it_is, error=_as_it_is),
+    STUDENT: Policy(case=_boj, cases=_boj_figures, error=without_server_paths),
+    TEACHER: Policy(case=_as_it_is, cases=_all_as_they_are, error=_as_it_is),
 }
 """Every policy by name; `judge run --feedback NAME` picks one."""
 
@@ -113,12 +136,15 @@ class Shown:
 
 def shown(result: SubmissionResult, policy: str) -> Shown:
     """`result` as `policy` lets a person see it (applying a policy again changes nothing)."""
-    case = POLICIES[policy].case
-    return Shown(dataclasses.replace(result, cases=tuple(case(each) for each in result.cases)), policy)
+    chosen = POLICIES[policy]
+    return Shown(
+        dataclasses.replace(result, cases=chosen.cases(tuple(chosen.case(each) for each in result.cases))), policy
+    )
 
 
 def shown_case(case: CaseResult, policy: str) -> CaseResult:
-    """One test as `policy` lets a person see it (for views that print each test as it finishes)."""
+    """One test as `policy` lets a person see it, for `judge run`'s live rows, printed as each test finishes on
+    the machine that holds the tests: its own figures (the finished result, `shown`, has the policy's)."""
     return POLICIES[policy].case(case)
 
 

@@ -79,23 +79,31 @@ and the lists above."""
 
 _HOW_IT_ENDED = re.compile(
     r"(?P<how>(?:pass \d+: )?"
-    r"(?:exit code -?\d+|killed by (?:SIG[A-Z0-9]+|signal \d+)|too many processes \(limit \d+\)))"
+    r"(?:exit code -?\d+|non-zero exit code|killed by (?:SIG[A-Z0-9]+|signal \d+)|too many processes \(limit \d+\)))"
     r"(?:: (?P<said>.*))?"
 )
 """The start of classify.py's RE message: the judge's words, then what the program printed (its headline)."""
+_EXIT_STATUS = re.compile(r"exit code -?\d+")
 _JAVA_THREAD = re.compile(r'Exception in thread "[^"\n]*" ')
 _CPP_THROWN = re.compile(r"terminate called after throwing an instance of '(?P<name>[\w:]+)'")
 _CLASS = re.compile(r"(?P<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?::|$)")
 
 
+NONZERO_EXIT = "non-zero exit code"
+"""How an exit with an error status is shown, without the status: a program chooses it (`exit(input[0])` would
+show a byte of the test per run), so a student is told what BOJ's NZEC tells."""
+
+
 def runtime_cause(message: str) -> str:
-    """`exit code 1: ZeroDivisionError`, `killed by SIGSEGV`: the cause an RE's `message` shows a student, made of
-    the judge's words and a name from `STANDARD_ERRORS` only; "" when the message has another shape."""
+    """`non-zero exit code: ZeroDivisionError`, `killed by SIGSEGV`: the cause an RE's `message` shows a student,
+    made of the judge's words (an exit status not among them) and a name from `STANDARD_ERRORS` only; "" when the
+    message has another shape."""
     ended = _HOW_IT_ENDED.fullmatch(message.partition("\n")[0])
     if ended is None:
         return ""
+    how = _EXIT_STATUS.sub(NONZERO_EXIT, ended["how"])
     name = error_class(ended["said"] or "")
-    return f"{ended['how']}: {name}" if name else ended["how"]
+    return f"{how}: {name}" if name else how
 
 
 def error_class(headline: str) -> str:

@@ -52,21 +52,21 @@ def case(verdict: Verdict, message: str, *, sample: bool = False, diff: str = ""
 PYTHON_TRACE = 'Traceback (most recent call last):\n  File "/program/Main.py", line 3, in <module>\n'
 CAUSES = [
     # (what the program did, its stderr and how it ended, the cause a student reads)
-    ("Python's own error", PYTHON_TRACE + f"ZeroDivisionError: {SECRET}", {}, "exit code 1: ZeroDivisionError"),
+    ("Python's own error", PYTHON_TRACE + f"ZeroDivisionError: {SECRET}", {}, "non-zero exit code: ZeroDivisionError"),
     ("a standard error carrying the input", PYTHON_TRACE + f"ValueError: invalid literal: '{SECRET}'", {},
-     "exit code 1: ValueError"),
-    ("a class named after the input", PYTHON_TRACE + f"S{SECRET.replace('-', '_')}: {SECRET}", {}, "exit code 1"),
+     "non-zero exit code: ValueError"),
+    ("a class named after the input", PYTHON_TRACE + f"S{SECRET.replace('-', '_')}: {SECRET}", {}, "non-zero exit code"),
     ("a dotted class named after the input", PYTHON_TRACE + f"{SECRET.replace('-', '_')}.ValueErrorX: x", {},
-     "exit code 1"),
-    ("the input alone on stderr", f"{SECRET}\n{SECRET}", {"exit_code": 3}, "exit code 3"),
-    ("a faked last line", f"{SECRET}\nIndexError: {SECRET}", {"exit_code": 42}, "exit code 42: IndexError"),
+     "non-zero exit code"),
+    ("the input alone on stderr", f"{SECRET}\n{SECRET}", {"exit_code": 3}, "non-zero exit code"),
+    ("a faked last line", f"{SECRET}\nIndexError: {SECRET}", {"exit_code": 42}, "non-zero exit code: IndexError"),
     ("Java", f'Exception in thread "main" java.lang.ArithmeticException: {SECRET}\n\tat Main.main(Main.java:5)', {},
-     "exit code 1: ArithmeticException"),
+     "non-zero exit code: ArithmeticException"),
     ("Java, a thread named after the input", f'Exception in thread "{SECRET}" java.lang.NullPointerException', {},
-     "exit code 1: NullPointerException"),
+     "non-zero exit code: NullPointerException"),
     ("Java's cause", f"Exception in thread \"main\" java.lang.RuntimeException: x\nCaused by: "
      f"java.lang.NumberFormatException: For input string: \"{SECRET}\"\n\tat Main.main(Main.java:5)", {},
-     "exit code 1: NumberFormatException"),
+     "non-zero exit code: NumberFormatException"),
     ("C++", f"terminate called after throwing an instance of 'std::out_of_range'\n  what():  {SECRET}",
      {"exit_code": None, "signal": signal.SIGABRT}, "killed by SIGABRT: std::out_of_range"),
     ("C++, a class named after the input", f"terminate called after throwing an instance of '{SECRET}'",
@@ -87,7 +87,7 @@ def test_a_hidden_re_shows_its_cause_and_nothing_the_program_wrote(stderr: str, 
 
 def test_a_multi_pass_re_keeps_its_pass() -> None:
     message = "pass 2: " + re_message(PYTHON_TRACE + f"KeyError: '{SECRET}'")
-    assert shown_case(case(Verdict.RE, message), STUDENT).message == "pass 2: exit code 1: KeyError"
+    assert shown_case(case(Verdict.RE, message), STUDENT).message == "pass 2: non-zero exit code: KeyError"
 
 
 def test_an_re_message_of_another_shape_shows_no_cause() -> None:
@@ -171,3 +171,26 @@ def test_a_policy_applied_again_changes_nothing() -> None:
 def test_each_standard_name_reads_as_itself() -> None:
     """A cause shown, read again, is the same cause: `judge submit` applies the server's policy again."""
     assert {name for name in STANDARD_ERRORS if error_class(name) != name} == set()
+
+
+def test_a_hidden_tests_exit_status_memory_and_time_carry_no_byte_of_its_input() -> None:
+    """A program that exits with a byte of its input as its status and holds another byte of it in MiB (the second
+    review's leak: `exit(d[0])`, `bytearray(d[1] << 20)`) shows a student neither: an RE says only that the status
+    was not zero, and every hidden test shows the submission's largest figures, one set per submission as BOJ does."""
+    stolen = b"SE"  # the first bytes of a hidden input
+    hidden = [
+        dataclasses.replace(case(Verdict.RE, re_message("", exit_code=code)), name=str(n), cpu_seconds=cpu,
+                            wall_seconds=cpu * 2, peak_mib=float(mib))
+        for n, (code, mib, cpu) in enumerate(((stolen[0], stolen[1], 0.083), (49, 52, 0.069)), start=2)
+    ]
+    sample = dataclasses.replace(case(Verdict.RE, re_message("", exit_code=49), sample=True), peak_mib=35.0)
+    result = SubmissionResult("t", "t.py", "Python 3", LIMITS, "bwrap", "cgroup", Verdict.RE, (sample, *hidden))
+
+    student = shown(result, STUDENT).result.cases
+    teacher = shown(result, TEACHER).result.cases
+
+    assert [each.message for each in student[1:]] == ["non-zero exit code"] * 2
+    assert {(each.cpu_seconds, each.wall_seconds, each.peak_mib) for each in student[1:]} == {(0.083, 0.166, 69.0)}
+    assert student[0] == sample  # a sample is the student's own to see
+    assert [each.peak_mib for each in teacher] == [35.0, 69.0, 52.0] and "exit code 83" in teacher[1].message
+    assert shown(shown(result, STUDENT).result, STUDENT).result.cases == student  # a policy applied again: the same

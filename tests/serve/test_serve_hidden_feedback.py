@@ -85,7 +85,7 @@ def test_a_student_reads_no_hidden_input_anywhere_and_the_teacher_reads_it_all(t
         assert SAMPLE_SECRET in seen[where], where  # the sample in full: a leak there would be seen
     tests = json.loads(document)["tests"]
     assert [test["verdict"] for test in tests] == ["RE", "RE", "RE", "WA", "AC", "JE", "TLE", "MLE", "OLE"]
-    assert [test["message"] for test in tests[1:3]] == ["exit code 1", "exit code 3: ValueError"]
+    assert [test["message"] for test in tests[1:3]] == ["non-zero exit code", "non-zero exit code: ValueError"]
     assert all(secret(mode) in for_teacher for mode in HIDDEN_MODES[:5]), for_teacher
 
 
