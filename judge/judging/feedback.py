@@ -5,8 +5,8 @@ test in full, a hidden test its verdict, CPU time, memory and score, and no byte
 decides its stdout (which a checker may quote, in its message or in its own failure), its stderr and the names of
 its exceptions: one that copies its input into any of them would print every secret test. So a hidden test's
 message is made here from the judge's own words, per verdict (`HIDDEN_MESSAGES`): a wrong answer says it is hidden,
-an RE its cause as BOJ says it (runtime_causes.py: `non-zero exit code: ZeroDivisionError`), a limit the limit, a JE only
-that the judge failed; an accepted test says nothing, and no hidden test has a diff. A program also chooses its
+an RE its cause as BOJ says it (runtime_causes.py: `non-zero exit code: ZeroDivisionError`), a limit the limit, a
+JE only that the judge failed; an accepted test says nothing, and no hidden test has a diff. A program also chooses its
 exit status, its memory and its time (`exit(input[0])`, a byte of the test in MiB): an RE shows no exit status,
 and every hidden test shows the largest CPU time, wall time and memory of the submission's hidden tests, one
 figure per submission as BOJ shows, never one per test. A JE shown to a student
