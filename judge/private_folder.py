@@ -4,8 +4,9 @@ session key, every password hash and source) and `judge cluster`'s folder (the k
 Why: the judge often runs as root on a machine with other accounts. A folder another account made, or may write
 in, lets that account choose the secrets the judge adopts, or plant a link through which the judge writes over a
 file of that account's choosing. So a folder is used only when the judge's own account owns it and everything in
-it, no other account may write in it, nor in a folder above it unless that one is sticky as /tmp is (else the
-folder could be renamed away and another put in its place), and nothing in it is a link, a FIFO or a device.
+it, no other account may write in it, nor in a folder above it unless that one is sticky as /tmp is, no folder
+above it is another account's but root's (else the folder could be renamed away and another put in its place
+while the judge runs), and nothing in it is a link, a FIFO or a device.
 A file written there goes through a partial file created in the folder with O_EXCL|O_NOFOLLOW (tempfile.mkstemp:
 a name planted beforehand is never written through) and renamed over the old one (a rename replaces a link, it
 never follows it).
@@ -130,10 +131,20 @@ def _refusal(path: Path, status: os.stat_result, me: int) -> str | None:
 
 
 def _open_ancestor(folder: Path) -> str | None:
-    """Why a folder above `folder` lets another account replace it (writable by others and not sticky), or None."""
+    """Why a folder above `folder` lets another account replace it, or None: one that other accounts may write in
+    (unless it is sticky, as /tmp is), or that another account owns (its owner may rename our folder away and put
+    its own in its place while the judge runs, which then opens the database by its path). Root's folders and this
+    account's own are fine."""
+    me = os.geteuid()
     parent = Path(os.path.realpath(folder.parent))
     for ancestor in (parent, *parent.parents):
-        mode = os.stat(ancestor).st_mode
+        status = os.stat(ancestor)
+        if status.st_uid not in (0, me):
+            return (
+                f"{ancestor}: owned by {_account(status.st_uid)}, a folder above {folder}, so that account could put "
+                f"a folder of its own in its place; keep the folder under one that {_account(me)} or root owns"
+            )
+        mode = status.st_mode
         if mode & OTHERS_WRITE and not mode & stat.S_ISVTX:
             return (
                 f"{ancestor}: other accounts may write in this folder above {folder} (mode {stat.S_IMODE(mode):04o},"

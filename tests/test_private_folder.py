@@ -122,6 +122,21 @@ def test_a_folder_inside_one_anyone_may_write_in_is_refused_unless_that_one_is_s
     check_private_folder(shared / "data", FIX)
 
 
+def test_a_folder_under_one_another_account_owns_is_refused(tmp_path: Path) -> None:
+    """The second review: that account may rename our folder away while the judge runs and put its own in its place
+    (a database with a password hash of its choosing), even when no other account may write in the folder above."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a folder to another account")
+    nobody = pwd.getpwnam("nobody").pw_uid
+    theirs = tmp_path / "theirs"
+    (theirs / "data").mkdir(parents=True, mode=0o700)
+    theirs.chmod(0o755)
+    os.chown(theirs, nobody, nobody)
+    assert _refusal(theirs / "data").startswith(f"{theirs}: owned by nobody (uid {nobody}), a folder above")
+    os.chown(theirs, 0, 0)
+    check_private_folder(theirs / "data", FIX)
+
+
 def test_a_write_replaces_a_link_at_its_path_and_never_writes_through_it(tmp_path: Path) -> None:
     target = tmp_path / "target"
     target.write_text("untouched\n")
