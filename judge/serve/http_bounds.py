@@ -12,15 +12,19 @@ connections. Every bound is enforced while the bytes arrive, so nothing a strang
 - At most `max_connections` requests are served at once (uvicorn's limit_concurrency answers 503 past it), and a
   connection opened while that many are open is given only `CROWDED_HEADER_SECONDS` to send its request, which a
   real client does at once. Twice as many open connections are closed as they arrive.
+- One address keeps at most `PER_ADDRESS` connections open (503 past it), so one stranger reopening silent
+  sockets cannot hold the server at its bound; a `--trusted-proxy` carries everyone's and is not counted.
 - The descriptor limit is raised to the hard limit at start, and `max_connections` fits under it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import resource
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import h11
@@ -37,6 +41,8 @@ HEADER_SECONDS = 10.0
 CROWDED_HEADER_SECONDS = 1.0
 MAX_CONNECTIONS = 1000
 """Requests served at once: a class of a hundred, each with a browser's six connections, and room to spare."""
+PER_ADDRESS = 256
+"""Connections one address may hold open: a lab of 40 behind one NAT, each browser with its six, fits."""
 RESERVED_DESCRIPTORS = 256
 """Descriptors kept for everything but connections: the database, the judging process's pipes, the log."""
 
@@ -60,12 +66,22 @@ def connections_within(descriptors: int) -> int:
     return max(16, min(MAX_CONNECTIONS, (descriptors - RESERVED_DESCRIPTORS) // 2))
 
 
-def guarded_protocol(max_connections: int) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with the header deadline and the bound on open connections (uvicorn takes the
-    protocol as a class, so the bound is a class attribute of a class made here)."""
+def guarded_protocol(max_connections: int, trusted_proxies: Sequence[str] = ()) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with the header deadline and the bounds on open connections (uvicorn takes the
+    protocol as a class, so the bounds live in the class made here, with the count of each address's open
+    connections: this server's, not the module's)."""
+    proxies = [ipaddress.ip_network(proxy, strict=False) for proxy in trusted_proxies]
+    open_from: Counter[str] = Counter()
+
+    def counted(address: str) -> bool:
+        try:
+            return not any(ipaddress.ip_address(address) in proxy for proxy in proxies)
+        except ValueError:  # a Unix socket's peer, say: not an address to count
+            return False
 
     class GuardedH11Protocol(H11Protocol):
         _header_deadline: asyncio.TimerHandle | None = None
+        _address: str | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -73,10 +89,23 @@ def guarded_protocol(max_connections: int) -> type[H11Protocol]:
             if open_now > 2 * max_connections:
                 transport.abort()
                 return
+            address = self.client[0] if self.client else None
+            if address is not None and counted(address):
+                if open_from[address] >= PER_ADDRESS:
+                    transport.write(_plain(503, "too many connections from your address; try again in a moment"))
+                    transport.close()
+                    return
+                open_from[address] += 1
+                self._address = address
             self._arm(CROWDED_HEADER_SECONDS if open_now > max_connections else HEADER_SECONDS)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._address is not None:
+                open_from[self._address] -= 1
+                if not open_from[self._address]:
+                    del open_from[self._address]
+                self._address = None
             super().connection_lost(exc)
 
         def on_response_complete(self) -> None:
@@ -194,7 +223,7 @@ async def _refuse(send: Send, path: str, status: int, line: str) -> None:
 
 
 def _plain(status: int, line: str) -> bytes:
-    reason = {408: "Request Timeout"}[status]
+    reason = {408: "Request Timeout", 503: "Service Unavailable"}[status]
     body = (line + "\n").encode("ascii")
     return (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\n"

@@ -152,7 +152,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         max_connections = connections_within(raise_descriptor_limit())
         config = uvicorn.Config(
             create_app(context),
-            http=guarded_protocol(max_connections),
+            http=guarded_protocol(max_connections, request.trusted_proxies),
             limit_concurrency=max_connections,
             log_level="warning",
             access_log=False,

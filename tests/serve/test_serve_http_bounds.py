@@ -173,3 +173,20 @@ def test_a_thousand_silent_connections_do_not_lock_the_class_out(tmp_path: Path)
             stop_server(process)
     assert seen and seen[-1] == 200, seen
     assert set(seen) <= {200, 503}, seen  # a clear answer every time, never a hang
+
+
+def test_one_address_holding_a_thousand_silent_connections_leaves_the_class_served(tmp_path: Path) -> None:
+    """The second review: one stranger reopening 1,000 silent sockets kept every client at uvicorn's 503. One address
+    now holds at most PER_ADDRESS (its next connection is a clear 503), and a student elsewhere gets the page."""
+    with _descriptors_raised() as limit, running_server(tmp_path) as server, ExitStack() as stack:
+        if limit < 1500:
+            pytest.skip(f"the hard open-file limit ({limit}) is too low to open 1,000 connections")
+        host, port = _address(server.url)
+        answers = []
+        for _ in range(1000):
+            silent = stack.enter_context(socket.create_connection((host, port), timeout=30,
+                                                                  source_address=("127.0.0.2", 0)))
+            silent.sendall(b"GET / HTTP/1.1\r\n")
+        assert _get_status(server.url) == 200  # from 127.0.0.1, at once: no wait for the silent ones to be cut
+        answers.append(silent.recv(4096))  # the last of them: long past the bound, refused in so many words
+    assert _status(answers[0]) == 503 and b"too many connections from your address" in answers[0]
