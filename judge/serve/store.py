@@ -38,6 +38,9 @@ DATABASE_NAME = "serve.sqlite"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 10_000
 Status = Literal["queued", "judging", "done"]
+SESSIONS_PER_USER = 16
+"""Sessions one person keeps at once (a phone, a laptop, a lab machine, a few browsers): a script signing in again
+and again ends its own oldest instead of filling the table."""
 PROBLEMS_EPOCH = "problems_epoch"
 """The settings key the server changes to make the judging process read the problems again."""
 
@@ -79,6 +82,9 @@ CREATE TABLE IF NOT EXISTS sessions (
     created_at     REAL NOT NULL,          -- Unix time
     seen_at        REAL NOT NULL           -- its latest request, to within SessionLifetimes.touch_seconds
 );
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user, created_at);
+CREATE INDEX IF NOT EXISTS sessions_by_seen_at ON sessions (seen_at);
+CREATE INDEX IF NOT EXISTS sessions_by_created_at ON sessions (created_at);
 """
 
 _COLUMNS = (
@@ -436,7 +442,8 @@ class Store:
     # sessions -------------------------------------------------------------------------------------------------
 
     def open_session(self, session_id: str, session: StoredSession, now: float, lifetimes: SessionLifetimes) -> None:
-        """Store a new session; the expired ones go at the same time, so the table holds about the live ones."""
+        """Store a new session; the expired ones go at the same time, and so do the user's oldest beyond
+        `SESSIONS_PER_USER`, so the table holds about the live ones however often one person signs in."""
         with self._transaction() as connection:
             connection.execute(
                 "DELETE FROM sessions WHERE seen_at <= ? OR created_at <= ?",
@@ -445,6 +452,11 @@ class Store:
             connection.execute(
                 "INSERT INTO sessions (id, user, credential, csrf, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (session_id, session.user, session.credential, session.csrf, now, now),
+            )
+            connection.execute(
+                "DELETE FROM sessions WHERE user = ? AND id NOT IN"
+                " (SELECT id FROM sessions WHERE user = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+                (session.user, session.user, SESSIONS_PER_USER),
             )
 
     def session(self, session_id: str, now: float, lifetimes: SessionLifetimes) -> StoredSession | None:

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from judge.serve.app import create_app
 from judge.serve.roster import SESSION_KEY_FILE, TEACHER_SECRET_FILE
-from judge.serve.store import SessionLifetimes, Store, StoredSession
+from judge.serve.store import SESSIONS_PER_USER, SessionLifetimes, Store, StoredSession
 
 KIM, LEE = STUDENTS[0], STUDENTS[1]
 
@@ -147,6 +147,18 @@ def test_opening_a_session_sweeps_the_expired_ones(store: Store) -> None:
     store.open_session("new", StoredSession("lee", "c", "t"), LIFETIMES.idle_seconds + 1, LIFETIMES)
     rows = sqlite3.connect(store.path).execute("SELECT id FROM sessions").fetchall()
     assert rows == [("new",)]
+
+
+def test_one_person_signing_in_again_and_again_keeps_a_bounded_number_of_sessions(store: Store) -> None:
+    """The second review: a script signing in 1,692 times in 10 s kept 1,692 live sessions (1.2 M in their 2 hours).
+    A person keeps the newest SESSIONS_PER_USER; signing in once more ends the oldest, and nobody else's."""
+    store.open_session("lee's", StoredSession("lee", "c", "t"), 0.0, LIFETIMES)
+    for n in range(SESSIONS_PER_USER + 5):
+        store.open_session(f"kim{n}", StoredSession("kim", "c", "t"), float(n), LIFETIMES)
+    now = float(SESSIONS_PER_USER + 5)
+    alive = [n for n in range(SESSIONS_PER_USER + 5) if store.session(f"kim{n}", now, LIFETIMES) is not None]
+    assert alive == list(range(5, SESSIONS_PER_USER + 5))
+    assert store.session("lee's", now, LIFETIMES) is not None
 
 
 def test_the_pages_sign_out_an_idle_browser_and_one_past_its_lifetime(tmp_path: Path) -> None:
