@@ -33,12 +33,11 @@ from pathlib import Path
 from typing import Literal
 
 from judge.batch.packing import SourceFile
-from judge.batch.problems import visible_entries
 from judge.errors import JudgeError, SubmissionError
-from judge.intake import Refused, kind_refusal
+from judge.intake import Refused, kind_refusal, natural_key, visible_entries
 from judge.languages.detection import detect_language
 from judge.options import RunOptions
-from judge.problems.model import Problem, natural_key
+from judge.problems.model import Problem
 from judge.suggest import nearby_path
 
 Layout = Literal["by-student", "by-problem"]

@@ -13,7 +13,7 @@ import numpy as np
 from copydetect import compare_files
 
 from judge.class_folder import ClassFolder, Submission, Unmatched
-from judge.problems.model import natural_key
+from judge.intake import natural_key
 from judge.similarity import DEFAULT_THRESHOLD
 from judge.similarity.fingerprints import Source, boilerplate_hashes, fingerprint
 

@@ -7,9 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from judge.batch.packing import SourceFile
-from judge.batch.problems import visible_entries
 from judge.errors import JudgeError, SubmissionError
-from judge.intake import Refused
+from judge.intake import Refused, visible_entries
 from judge.similarity.fingerprints import Source
 
 

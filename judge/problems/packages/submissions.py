@@ -15,12 +15,11 @@ import re
 from pathlib import Path, PurePosixPath
 
 from judge.errors import SpecError, SubmissionError
-from judge.intake import Refused
+from judge.intake import Refused, natural_key
 from judge.languages.detection import detect_language
 from judge.languages.sources import SourceFiles
 from judge.problems.expectations import Expectation, Reference
 from judge.problems.files import resolve_inside
-from judge.problems.model import natural_key
 from judge.problems.packages.submissions_yaml import VERDICTS, SubmissionsConfig
 from judge.verdicts import Verdict
 
