@@ -1,6 +1,6 @@
 """A class folder read: which student wrote which file for which problem. `judge grade` judges what it finds and
-`judge similarity` compares it, so both read a class the same way (the problems themselves are found by the batch
-scanner, judge/batch/problems.py).
+`judge similarity` compares it, so both read a class the same way (the problems themselves are found by the problem
+scanner, judge/problems/scan.py).
 
 Two class layouts are understood:
 

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from conftest import ctrl_c_as_in_a_terminal
-from judge.batch.problems import load_problems
+from judge.problems.scan import load_problems
 from judge.batch.tasks import SubmissionOutcome
 from judge.class_folder import scan_class, source_limits
 from judge.grading.gradebook import Gradebook

@@ -1,6 +1,5 @@
 """The batch engine: many judgings at once, for `judge verify` and `judge grade` alike.
 
-    problems.py    the problem scanner: which problem folders a folder holds
     tasks.py       the unit of work, run on a worker: unpack, `judge_submission`, return a SubmissionOutcome
     packing.py     what travels with a task: the problem's judging files and the source, as bytes, hashed
     executors/     where tasks run: a local spawn pool with crash isolation, or a Dask cluster (explicit table)

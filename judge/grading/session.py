@@ -18,7 +18,6 @@ from judge.batch.engine import Stopped, run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import Estimate
 from judge.batch.packing import ProblemPack
-from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import Pair, SubmissionTask
 from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
@@ -28,6 +27,7 @@ from judge.grading.store import Fingerprint, ResultStore, StoredResult
 from judge.grading.stress_pairs import StressListener, minimal_inputs
 from judge.options import RunOptions
 from judge.problems.model import Problem
+from judge.problems.scan import load_problems
 
 
 @dataclass(frozen=True)

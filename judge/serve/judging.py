@@ -32,11 +32,11 @@ from types import FrameType
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
 from judge.batch.executors.dask_cluster import DaskExecutor
 from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.inert import for_terminal
 from judge.options import RunOptions
+from judge.problems.scan import load_problems
 from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
 from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 

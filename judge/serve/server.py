@@ -23,10 +23,10 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
-from judge.batch.problems import load_problems
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.private_folder import claim_private_folder, create_private_file
+from judge.problems.scan import load_problems
 from judge.serve.auth import Passwords
 from judge.serve.http_bounds import connections_within, guarded_protocol, raise_descriptor_limit
 from judge.serve.judging import JudgingConfig, judging_main

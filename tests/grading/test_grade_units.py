@@ -18,7 +18,7 @@ from grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, wri
 
 from judge.batch.executors import EXECUTORS, ExecutorChoice
 from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems
+from judge.problems.scan import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError, SpecError

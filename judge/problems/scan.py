@@ -1,6 +1,7 @@
-"""The problem scanner of every batch (`judge verify`, `judge grade`): which problem folders a folder holds.
+"""The problem scanner: which problem folders a folder holds, for every command given a problems folder (`judge
+verify`, `grade`, `similarity`, `serve`).
 
-One rule for both commands: entries in natural order (`2` before `10`), hidden entries skipped, links not
+One rule for all of them: entries in natural order (`2` before `10`), hidden entries skipped, links not
 followed, and each problem's id must be its folder's name (so no two folders share an id, and a copied folder
 that kept the old id is an error, not a problem that silently matches no submission).
 """
