@@ -2,8 +2,8 @@
 grade` makes one per (student, problem) pair, `judge verify` one per reference submission.
 
 `run_task` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
-the source travel inside the `SubmissionTask`, are unpacked into a fresh temporary folder, and are judged there by
-`judge_submission`, the engine behind `judge run`.
+the source travel inside the `SubmissionTask`; the problem is unpacked into a fresh temporary folder and the source
+(its files as read: languages/sources.py) judged on it by `judge_submission`, the engine behind `judge run`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import __version__
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.errors import JudgeError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.judging.results import CaseListener, SubmissionResult
 from judge.judging.submission import judge_submission
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
@@ -38,7 +39,7 @@ class SubmissionTask:
 
     student: str
     source_path: str
-    source: SourceFile
+    source: SourceFiles
     problem: ProblemPack
     options: RunOptions
     listener: CaseListener | None = None
@@ -103,4 +104,4 @@ def _judge_in_scratch(task: SubmissionTask) -> SubmissionResult:
     with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
         scratch = Path(scratch_name)
         problem = load_problem_folder(task.problem.unpack(scratch / "problem" / task.problem.folder))
-        return judge_submission(problem, task.source.write(scratch / "submission"), task.options, task.listener)
+        return judge_submission(problem, task.source, task.options, task.listener)

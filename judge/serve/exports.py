@@ -20,11 +20,12 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
 from judge.class_folder import ClassFolder, Submission
 from judge.grading.gradebook import Gradebook
 from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.private_folder import claim_private_folder
 from judge.problems.model import Problem
@@ -77,7 +78,7 @@ def _write_export(store: Store, problems: Mapping[str, Problem], students: Seque
                 problem_id,
                 Path(relative),
                 relative,
-                SourceFile(row.file_name, store.source(row.id)),
+                SourceFiles(row.file_name, store.source(row.id)),
                 modified_ns=int(row.submitted_at * 1e9),
             )
         )

@@ -31,10 +31,11 @@ from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
 from judge.batch.executors.dask_cluster import DaskExecutor
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.inert import for_terminal
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.scan import load_problems
 from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
@@ -139,7 +140,7 @@ def _task(
     return SubmissionTask(
         student=submission.student,
         source_path=submission.file_name,
-        source=SourceFile(submission.file_name, source),
+        source=SourceFiles(submission.file_name, source),
         problem=pack,
         options=dataclasses.replace(options, language=submission.language),
         listener=progress,

@@ -10,12 +10,13 @@ import pytest
 from judge.batch import engine
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import longest_first
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.grading.session import previous_seconds
 from judge.grading.store import ResultStore
 from judge.judging.results import CaseResult, SubmissionResult
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
@@ -23,7 +24,7 @@ from judge.verdicts import Verdict
 
 def task(student: str, problem: str, tests: int) -> SubmissionTask:
     pack = ProblemPack(problem_id=problem, files=(), test_count=tests)
-    source = SourceFile(f"{problem}.py", b"print(1)\n")
+    source = SourceFiles(f"{problem}.py", b"print(1)\n")
     return SubmissionTask(student, f"{student}/{problem}.py", source, pack, RunOptions())
 
 

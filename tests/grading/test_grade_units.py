@@ -17,7 +17,8 @@ from rich.console import Console
 from grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
 
 from judge.batch.executors import EXECUTORS, ExecutorChoice
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
+from judge.languages.sources import SourceFiles
 from judge.problems.scan import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
@@ -123,7 +124,7 @@ def test_the_scan_reads_each_source_once_and_refuses_what_is_not_a_regular_file(
 
     found = scan_class(root, _limits(problems), "by-problem")
 
-    assert [(item.relative, item.source.content) for item in found.submissions] == [
+    assert [(item.relative, item.source.text) for item in found.submissions] == [
         ("add/kim.py", SOURCES["add_ac"].encode()), ("add/lee.py", SOURCES["add_wa"].encode()),
     ]
     assert {item.relative: item.reason for item in found.unmatched} == {
@@ -196,7 +197,7 @@ def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> S
     root = tmp_path / "add"
     if not root.exists():
         write_problem(root, "add", ADD_TESTS)
-    return SubmissionTask(student, f"{student}/add.py", SourceFile("add.py", source.encode()),
+    return SubmissionTask(student, f"{student}/add.py", SourceFiles("add.py", source.encode()),
                      ProblemPack.of(load_problem(root)), RunOptions())
 
 
