@@ -5,7 +5,9 @@ package's own docstring maps its files.
 
     shared modules   errors, verdicts, options, inert (hostile text made inert), intake (reading files someone else
                      put there, listing their folders), private_folder (a folder only the judge's account may
-                     touch), lazy, suggest, schema_errors, tool_cache: imported by every layer, importing none
+                     touch), output_folder (a folder the judge writes results into: its lock, whole-file writes,
+                     a full disk told in the caller's words), lazy, suggest, schema_errors, tool_cache: imported
+                     by every layer, importing none
     runner/          run one command under limits, contained and boxed, and report the facts (RunStats)
     languages/       the language table, the toolchains found on this machine, interpreter shims, a submission's
                      files (one record, read once and carried to a batch's workers)

@@ -19,7 +19,7 @@ JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("shared", frozenset({"judge", "errors", "verdicts", "options", "inert", "lazy", "schema_errors", "suggest",
-                          "tool_cache", "intake", "private_folder"})),
+                          "tool_cache", "intake", "private_folder", "output_folder"})),
     ("runner", frozenset({"runner"})),
     ("languages", frozenset({"languages"})),
     ("problems", frozenset({"problems"})),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +23,10 @@ from judge.batch.progress import BatchProgress
 from judge.batch.tasks import Pair, SubmissionTask
 from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
-from judge.grading.out_folder import one_run_at_a_time
-from judge.grading.store import Fingerprint, ResultStore, StoredResult
+from judge.grading.store import GRADEBOOK_FOLDER, Fingerprint, ResultStore, StoredResult
 from judge.grading.stress_pairs import StressListener, minimal_inputs
 from judge.options import RunOptions
+from judge.output_folder import one_writer_at_a_time
 from judge.problems.model import Problem
 from judge.problems.scan import load_problems
 
@@ -59,6 +60,23 @@ class GradeSummary:
     gradebook: Gradebook
 
 
+LOCK_NAME = ".grade.lock"
+
+
+def one_run_at_a_time(out_dir: Path) -> AbstractContextManager[None]:
+    """Hold the `--out` folder's lock (judge/output_folder.py) from opening its database to writing its last view:
+    two runs on one folder would judge every missing pair twice. A second run is refused in one line (exit 2)."""
+    return one_writer_at_a_time(
+        out_dir,
+        LOCK_NAME,
+        GRADEBOOK_FOLDER,
+        lambda holder: (
+            f"{out_dir}: another `judge grade`{holder} is writing this gradebook folder; "
+            f"wait for it to end and run the same command again, or give another --out"
+        ),
+    )
+
+
 class Interrupted(Exception):
     """The run was stopped by Ctrl-C or SIGTERM (`signal_number`); the message says how far it got."""
 
@@ -78,7 +96,7 @@ class Interrupted(Exception):
 
 def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeSummary:
     """Grade the class, writing results.sqlite as it goes, then `publish(gradebook)` (the command writes the views),
-    holding the `--out` folder's lock throughout (a second run on the same folder is refused: out_folder.py)."""
+    holding the `--out` folder's lock throughout (a second run on the same folder is refused: `one_run_at_a_time`)."""
     problems = load_problems(request.problems_dir)
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)

@@ -31,14 +31,16 @@ from typing import TypeAlias
 from judge import __version__
 from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
-from judge.grading.out_folder import write_failure, writing_into
 from judge.judging.results import SubmissionResult
+from judge.output_folder import FolderWords, write_failure, writing_into
 from judge.verdicts import Verdict
 
 Stored: TypeAlias = str | bytes
 """Text as a column holds it: TEXT when it is valid UTF-8, else a BLOB (see the module's docstring)."""
 
 DATABASE_NAME = "results.sqlite"
+GRADEBOOK_FOLDER = FolderWords("the gradebook folder", "run the same command again to resume")
+"""How every writer of the --out folder (this database, the gradebook views, the lock) tells a full disk."""
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -109,7 +111,7 @@ class ResultStore:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self.path = out_dir / DATABASE_NAME
-        with writing_into(out_dir):
+        with writing_into(out_dir, GRADEBOOK_FOLDER):
             out_dir.mkdir(parents=True, exist_ok=True)
             self._connection = sqlite3.connect(self.path)
             try:
@@ -133,7 +135,7 @@ class ResultStore:
             self._connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._connection.commit()
         except sqlite3.DatabaseError as error:
-            if write_failure(error, self.out_dir) is not None:
+            if write_failure(error, self.out_dir, GRADEBOOK_FOLDER) is not None:
                 raise
             raise JudgeError(f"{self.path}: not a results database ({error}); use another --out folder") from None
 
@@ -145,7 +147,8 @@ class ResultStore:
 
     def results(self) -> dict[Pair, StoredResult]:
         """Every stored row, keyed by (student, problem id)."""
-        with writing_into(self.out_dir):  # a read in WAL mode may have to create the shared-memory file
+        # A read in WAL mode may have to create the shared-memory file.
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):
             rows = self._connection.execute(
                 "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
                 " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
@@ -190,7 +193,7 @@ class ResultStore:
     def judge_again(self, pairs: Iterable[Pair]) -> None:
         """A --force run starts: `pairs` count as stale until each is recorded again (the list of an earlier forced
         run is replaced)."""
-        with writing_into(self.out_dir):
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):
             self._connection.execute("DELETE FROM judge_again")
             self._connection.executemany(
                 "INSERT OR IGNORE INTO judge_again VALUES (?, ?)",
@@ -203,7 +206,7 @@ class ResultStore:
         `results` would read it back."""
         fingerprint = Fingerprint.of(task)
         judged_at = datetime.now(UTC).isoformat(timespec="microseconds")
-        with writing_into(self.out_dir):  # a failed transaction is rolled back when the store closes
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):  # a failed transaction is rolled back when the store closes
             self._write(task, outcome, fingerprint, judged_at)
         return StoredResult(
             task.student,

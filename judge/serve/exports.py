@@ -8,7 +8,8 @@ would have made, so the very same writers render them: nothing is judged again.
 The files are written into a new private folder inside the data folder (mkdtemp: 0700, a name nobody chose
 beforehand), made 0600 there, and that folder is renamed to `export/` in one step: a download never sees half an
 export, and nothing already at `export/` (a link planted to a folder of someone's choosing) is written through, a
-rename moves the link itself.
+rename moves the link itself. A full data folder is one line in the teacher's words (`EXPORT_WORDS`, whichever
+writer met it: judge.output_folder), and the partial export is removed.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from judge.grading.gradebook import Gradebook
 from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
+from judge.output_folder import FolderWords, writing_into
 from judge.private_folder import claim_private_folder
 from judge.problems.model import Problem
 from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
@@ -36,6 +38,7 @@ from judge.verdicts import Verdict
 SIMILARITY_FILES = ("similarity.csv", "similarity.html")
 EXPORT_FILES = (DATABASE_NAME, *(view.file_name for view in GRADEBOOK_VIEWS.values()), *SIMILARITY_FILES)
 """Every file an export writes: the only names the teacher's download route serves."""
+EXPORT_WORDS = FolderWords("the data folder", "export again")
 
 
 def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, StoredSubmission]:
@@ -51,14 +54,16 @@ def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, St
 
 
 def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
-    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only."""
-    staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
-    try:
-        _write_export(store, problems, students, staging)
-        claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
-        _put_in_place(staging, out_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
+    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only; a full data
+    folder (`out_dir`'s parent) raises `FolderUnwritable` in EXPORT_WORDS."""
+    with writing_into(out_dir.parent, EXPORT_WORDS):
+        staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
+        try:
+            _write_export(store, problems, students, staging)
+            claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
+            _put_in_place(staging, out_dir)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
 
 
 def _write_export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
