@@ -24,8 +24,8 @@ package's own docstring maps its files.
     features         one per command, peers that do not import each other (grading uses stress's package API):
                      grading/ (judge grade), verify/, stress/, similarity/, answers.py, doctor.py
     reporters/       the views of finished records (run, verify, stress, gradebook, similarity); never a verdict
-    serve/           `judge serve`, the classroom web judge: a front end like cli/, over the batch engine, the
-                     grade store's records, similarity and the gradebook views
+    serve/           `judge serve`, the classroom web judge: a front end like cli/, over the batch engine,
+                     grading's results database, similarity and the gradebook views
     cli/             the commands: options in, a feature run, a view chosen and written, one exit status out
 """
 

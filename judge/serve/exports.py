@@ -22,12 +22,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from judge.batch.packing import ProblemPack
-from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
+from judge.batch.tasks import Pair, SubmissionOutcome
 from judge.class_folder import ClassFolder, Submission
 from judge.grading.gradebook import Gradebook
-from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
+from judge.grading.results_db import DATABASE_NAME, Fingerprint, ResultsDatabase, StoredResult
 from judge.languages.sources import SourceFiles
-from judge.options import RunOptions
 from judge.output_folder import FolderWords, writing_into
 from judge.private_folder import claim_private_folder
 from judge.problems.model import Problem
@@ -88,18 +87,12 @@ def _write_export(store: Store, problems: Mapping[str, Problem], students: Seque
             )
         )
     class_folder = ClassFolder("by-student", tuple(students), tuple(submissions), ())
-    packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
+    digests = {problem_id: ProblemPack.of(problem).digest for problem_id, problem in problems.items()}
     stored: dict[Pair, StoredResult] = {}
-    with ResultStore(out_dir) as results:
+    with ResultsDatabase(out_dir) as results:
         for submission in class_folder.submissions:
-            row = chosen[(submission.student, submission.problem_id)]
-            task = SubmissionTask(
-                submission.student,
-                submission.relative,
-                submission.source,
-                packs[submission.problem_id],
-                RunOptions(language=row.language),
-            )
+            pair = (submission.student, submission.problem_id)
+            row = chosen[pair]
             outcome = SubmissionOutcome(
                 verdict=row.verdict or Verdict.JE,
                 tests_passed=row.tests_passed or 0,
@@ -107,7 +100,11 @@ def _write_export(store: Store, problems: Mapping[str, Problem], students: Seque
                 error=row.error,
                 worker=row.worker,
             )
-            stored[(submission.student, submission.problem_id)] = results.record(task, outcome)
+            fingerprint = Fingerprint(
+                submission.relative, submission.source.sha256, digests[submission.problem_id], outcome.judge_version
+            )
+            tests = len(problems[submission.problem_id].tests)
+            stored[pair] = results.record(pair, fingerprint, outcome, tests)
     gradebook = Gradebook.build(problems, class_folder, stored, partial=False)
     write_views(gradebook, out_dir)
     write_files(compare_class(class_folder, (), DEFAULT_THRESHOLD), out_dir)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grade_helpers import record_task
 
 from judge.batch import engine
 from judge.batch.executors import ExecutorChoice, Finished
@@ -14,7 +15,7 @@ from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.grading.session import previous_seconds
-from judge.grading.store import ResultStore
+from judge.grading.results_db import ResultsDatabase
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
@@ -41,10 +42,10 @@ def test_more_tests_first_and_ties_keep_their_order() -> None:
 
 def test_grade_expects_what_the_last_run_took(tmp_path: Path) -> None:
     slow_few, quick_many, unseen = task("slow", "p", 2), task("quick", "p", 20), task("new", "p", 5)
-    with ResultStore(tmp_path / "out") as store:
-        store.record(slow_few, judged([4.0, 4.0]))
-        store.record(quick_many, judged([0.01] * 20))
-        stored = store.results()
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, slow_few, judged([4.0, 4.0]))
+        record_task(database, quick_many, judged([0.01] * 20))
+        stored = database.results()
     expected = previous_seconds(stored)
     assert expected(slow_few) == pytest.approx(8.0)
     assert expected(quick_many) == pytest.approx(0.2)

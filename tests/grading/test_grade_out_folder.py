@@ -23,7 +23,7 @@ from grade_helpers import grade_process, judge_main, sample_gradebook, stored_ro
 
 from judge.errors import JudgeFailure
 from judge.grading.session import LOCK_NAME, one_run_at_a_time
-from judge.grading.store import GRADEBOOK_FOLDER
+from judge.grading.results_db import GRADEBOOK_FOLDER
 from judge.output_folder import write_failure
 from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
 

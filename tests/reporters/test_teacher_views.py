@@ -16,7 +16,7 @@ from judge.batch.tasks import SubmissionTask
 from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.grading.session import Interrupted
-from judge.grading.store import Fingerprint, StoredResult
+from judge.grading.results_db import Fingerprint, StoredResult
 from judge.judging.feedback import HIDDEN_NOTICE
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult
 from judge.languages.sources import SourceFiles

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.grading.gradebook import Gradebook
-from judge.grading.store import GRADEBOOK_FOLDER
+from judge.grading.results_db import GRADEBOOK_FOLDER
 from judge.output_folder import write_atomically
 from judge.reporters.gradebook import csv_sheet, json_doc, page
 
