@@ -27,17 +27,19 @@ from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
 Pair = tuple[str, str]
-"""(student, problem id): the key of a result, in the database and in the gradebook."""
+"""(owner, problem id): the key of a result (for grade, the owner is the student: the key of the results database
+and the gradebook)."""
 
 
 @dataclass(frozen=True)
 class SubmissionTask:
-    """One submission to judge on one problem. `student` names its author (for verify, the reference's verdict
-    folder and file) and `source_path` is its path as reports show it (inside the class folder, for grade).
+    """One submission to judge on one problem. `owner` says whose it is: a student (grade, serve), or for verify the
+    reference's verdict folder and file (`accepted/sol.py`); `source_path` is its path as reports show it (inside
+    the class folder, for grade).
     `listener`, when given, hears of the judging as it goes, on the worker (`judge serve` shows "test k of n"); it
     travels with the task, so it must pickle and must not raise."""
 
-    student: str
+    owner: str
     source_path: str
     source: SourceFiles
     problem: ProblemPack
@@ -46,7 +48,7 @@ class SubmissionTask:
 
     @property
     def pair(self) -> Pair:
-        return (self.student, self.problem.problem_id)
+        return (self.owner, self.problem.problem_id)
 
 
 @dataclass(frozen=True)

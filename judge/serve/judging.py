@@ -138,7 +138,7 @@ def _task(
     if pack is None:
         return None
     return SubmissionTask(
-        student=submission.student,
+        owner=submission.student,
         source_path=submission.file_name,
         source=SourceFiles(submission.file_name, source),
         problem=pack,

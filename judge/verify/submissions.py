@@ -38,11 +38,11 @@ def judge_references(
         if key not in packs:
             packs[key] = ProblemPack.of(_as_judged(problem, slow))
         limit = options.source_limit_bytes(problem.spec.source_limit)
-        student = f"{ref.name.parent.name}/{ref.name.name}"
+        owner = f"{ref.name.parent.name}/{ref.name.name}"
         # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
         judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
         source = SourceFiles.read(ref.path, limit, judged.language)
-        task = SubmissionTask(student, str(ref.name), source, packs[key], judged)
+        task = SubmissionTask(owner, str(ref.name), source, packs[key], judged)
         tasks.append(task)
         expected[task.pair] = (problem.id, ref.name, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}

@@ -37,7 +37,7 @@ def judged(walls: list[float]) -> SubmissionOutcome:
 
 def test_more_tests_first_and_ties_keep_their_order() -> None:
     tasks = [task("a", "small", 3), task("b", "big", 40), task("c", "small", 3), task("d", "mid", 10)]
-    assert [t.student for t in longest_first(tasks)] == ["b", "d", "a", "c"]
+    assert [t.owner for t in longest_first(tasks)] == ["b", "d", "a", "c"]
 
 
 def test_grade_expects_what_the_last_run_took(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ def test_grade_expects_what_the_last_run_took(tmp_path: Path) -> None:
     assert expected(slow_few) == pytest.approx(8.0)
     assert expected(quick_many) == pytest.approx(0.2)
     assert expected(unseen) == pytest.approx(5 * 8.2 / 22)  # its tests at the stored seconds per test
-    assert [t.student for t in longest_first([quick_many, unseen, slow_few], expected)] == ["slow", "new", "quick"]
+    assert [t.owner for t in longest_first([quick_many, unseen, slow_few], expected)] == ["slow", "new", "quick"]
     assert previous_seconds({})(unseen) == 5.0
 
 
@@ -64,7 +64,7 @@ class Recording:
         self._last: SubmissionTask | None = None
 
     def submit(self, submitted: SubmissionTask) -> None:
-        self.order.append(submitted.student)
+        self.order.append(submitted.owner)
         self._last = submitted
 
     def next_finished(self) -> Finished:
@@ -84,5 +84,5 @@ def test_the_engine_submits_the_longest_first(monkeypatch: pytest.MonkeyPatch) -
     finished: list[str] = []
     tasks = [task("a", "small", 3), task("b", "big", 40), task("c", "mid", 10)]
     engine.run_batch(tasks, ExecutorChoice(jobs=1), BatchProgress(3, enabled=False),
-                     lambda done: finished.append(done.task.student))
+                     lambda done: finished.append(done.task.owner))
     assert recording.order == finished == ["b", "c", "a"]

@@ -236,7 +236,7 @@ def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
     edited_now = _task(tmp_path, "print(1 + 2)\n", student="edited")
     tasks = [kept, edited_now, failed, new]
 
-    assert [task.student for task in stale_tasks(tasks, stored, force=False)] == ["edited", "failed", "new"]
+    assert [task.owner for task in stale_tasks(tasks, stored, force=False)] == ["edited", "failed", "new"]
     assert stale_tasks(tasks, stored, force=True) == tasks
 
 
