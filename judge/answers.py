@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.batch.problems import visible_entries
 from judge.errors import SpecError, SubmissionError
+from judge.intake import visible_entries
 from judge.judging.submission import reference_runs
 from judge.options import RunOptions
 from judge.problems.model import Problem

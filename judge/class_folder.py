@@ -1,6 +1,6 @@
 """A class folder read: which student wrote which file for which problem. `judge grade` judges what it finds and
-`judge similarity` compares it, so both read a class the same way (the problems themselves are found by the batch
-scanner, judge/batch/problems.py).
+`judge similarity` compares it, so both read a class the same way (the problems themselves are found by the problem
+scanner, judge/problems/scan.py).
 
 Two class layouts are understood:
 
@@ -32,13 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from judge.batch.packing import SourceFile
-from judge.batch.problems import visible_entries
 from judge.errors import JudgeError, SubmissionError
-from judge.intake import Refused, kind_refusal
+from judge.intake import Refused, kind_refusal, natural_key, visible_entries
 from judge.languages.detection import detect_language
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
-from judge.problems.model import Problem, natural_key
+from judge.problems.model import Problem
 from judge.suggest import nearby_path
 
 Layout = Literal["by-student", "by-problem"]
@@ -55,7 +54,7 @@ class Submission:
     problem_id: str
     path: Path
     relative: str
-    source: SourceFile
+    source: SourceFiles
     modified_ns: int = 0
     """When the file was last written: of two files for one pair, the newer is graded (`_one_per_pair`)."""
 
@@ -138,7 +137,7 @@ def scan_class(class_dir: Path, limits: Mapping[str, int], layout: LayoutChoice)
                 unmatched.append(Unmatched(relative, reason))
                 continue
             try:
-                source = SourceFile.read(path, limits[problem_id], inside=class_dir)
+                source = SourceFiles.read(path, limits[problem_id], inside=class_dir)
             except Refused as refused:
                 unmatched.append(Unmatched(relative, REFUSED + refused.reason))
             else:

@@ -1,4 +1,5 @@
-"""Reading a file that someone else put there (a submission, a problem's spec): a regular file only, never past a cap.
+"""Reading a file that someone else put there (a submission, a problem's spec): a regular file only, never past a cap;
+and listing a folder someone else filled (a class folder, the problems folder) the same way every time.
 
 A path a student controls can name anything: a symbolic link to /etc/shadow, to /proc/self/environ or to another
 student's file; a FIFO that blocks its reader forever; /dev/zero, which never ends; a 200 MB file. So a source is
@@ -11,15 +12,20 @@ at all.
 Inside a folder (`inside=`, the class folder of `judge grade`) every component below that folder is opened the
 same way, one directory at a time relative to the previous one (openat), so no symbolic link on the way, even one
 swapped in during the read, can lead out of it.
+
+A folder is listed by `visible_entries`: hidden entries skipped, links not followed, in natural order (`2` before
+`10`, `natural_key`), so every report lists a class or a problems folder the same way on every run.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from judge.errors import SubmissionError
 from judge.inert import for_terminal
@@ -156,3 +162,24 @@ def _read_at_most(descriptor: int, count: int | None) -> bytes:
         if remaining is not None:
             remaining -= len(chunk)
     return b"".join(chunks)
+
+
+def natural_key(name: str) -> list[Any]:
+    """Sort key that puts `2` before `10`: digits compare as numbers, the rest as text."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def visible_entries(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:
+    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run).
+
+    Entries are not followed: ask them `is_dir(follow_symlinks=False)` or their `stat`. With `missing_ok`, a folder that
+    cannot be listed has no entries.
+    """
+    try:
+        with os.scandir(folder) as listing:
+            entries = [entry for entry in listing if not entry.name.startswith(".")]
+    except OSError:
+        if missing_ok:
+            return []
+        raise
+    return sorted(entries, key=lambda entry: natural_key(entry.name))

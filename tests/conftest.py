@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -72,7 +73,7 @@ def write_problem(
 
 
 @contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
+def mounted_tmpfs(folder: Path, size: str) -> Iterator[Path]:
     """A tmpfs of `size` mounted at `folder` (made here) for the block: a judge's TMPDIR that fills (root only)."""
     folder.mkdir()
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
@@ -145,3 +146,35 @@ def sandbox(request: pytest.FixtureRequest) -> str:
 def needs(tool: str) -> pytest.MarkDecorator:
     """Skip unless `tool` is on PATH."""
     return pytest.mark.skipif(shutil.which(tool) is None, reason=f"{tool} is not installed")
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """An empty folder with a tmpfs of 96 KiB mounted on it, unmounted at the end: a disk a test fills for real
+    (root only: skipped otherwise)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    out = tmp_path / "full"
+    out.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k,mode=0755", "tmpfs", str(out)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    yield out
+    subprocess.run(["umount", "-l", str(out)], check=True)
+
+
+def resize_tmpfs(mount: Path, size: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,size={size}", str(mount)], check=True)
+
+
+def fill_disk(folder: Path) -> Path:
+    """Write a file into `folder` until its disk is full; the file, to free the space again."""
+    filler = folder / "filler"
+    with filler.open("wb", buffering=0) as file:
+        try:
+            while True:
+                file.write(b"\0" * 4096)
+        except OSError as error:
+            assert error.errno == errno.ENOSPC
+    return filler

@@ -18,14 +18,15 @@ from typing import Any
 import yaml
 
 from conftest import ctrl_c_as_in_a_terminal
-from judge.batch.problems import load_problems
-from judge.batch.tasks import SubmissionOutcome
+
+from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.class_folder import scan_class, source_limits
 from judge.grading.gradebook import Gradebook
+from judge.grading.results_db import Fingerprint, ResultsDatabase, StoredResult
 from judge.grading.session import make_tasks
-from judge.grading.store import ResultStore
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.options import RunOptions
+from judge.problems.scan import load_problems
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
@@ -136,7 +137,12 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
         ("lee", "add"): SubmissionOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
                                                                              compile_message="bad <code>"), "", "w:1"),
     }
-    with ResultStore(tmp_path / "out") as store:
+    with ResultsDatabase(tmp_path / "out") as database:
         for task in make_tasks(problems, found, RunOptions()):
-            store.record(task, outcomes[task.pair])
-        return Gradebook.build(problems, found, store.results(), partial=partial)
+            record_task(database, task, outcomes[task.pair])
+        return Gradebook.build(problems, found, database.results(), partial=partial)
+
+
+def record_task(database: ResultsDatabase, task: SubmissionTask, outcome: SubmissionOutcome) -> StoredResult:
+    """Record `outcome` of `task` as `judge grade` does."""
+    return database.record(task.pair, Fingerprint.of(task, outcome.judge_version), outcome, task.problem.test_count)

@@ -19,7 +19,7 @@ JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("shared", frozenset({"judge", "errors", "verdicts", "options", "inert", "lazy", "schema_errors", "suggest",
-                          "tool_cache", "intake", "private_folder"})),
+                          "tool_cache", "intake", "private_folder", "output_folder"})),
     ("runner", frozenset({"runner"})),
     ("languages", frozenset({"languages"})),
     ("problems", frozenset({"problems"})),
@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("class folder", frozenset({"class_folder"})),
     ("features", frozenset({"grading", "verify", "stress", "similarity", "answers", "doctor"})),
     ("reporters", frozenset({"reporters"})),
-    ("serve", frozenset({"serve"})),  # a web front end like cli: it composes features (grade's store, similarity) and views
+    ("serve", frozenset({"serve"})),  # a web front end like cli: it composes features (grading's results database, similarity) and views
     ("cli", frozenset({"cli"})),
     ("entry point", frozenset({"__main__"})),  # `python -m judge`
 )

@@ -1,8 +1,8 @@
-"""The batch engine: many judgings at once, for `judge verify` and `judge grade` alike.
+"""The batch engine: many judgings at once, for `judge verify`, `judge grade` and `judge serve` alike.
 
-    problems.py    the problem scanner: which problem folders a folder holds
     tasks.py       the unit of work, run on a worker: unpack, `judge_submission`, return a SubmissionOutcome
-    packing.py     what travels with a task: the problem's judging files and the source, as bytes, hashed
+    packing.py     what travels with a task besides its source (languages/sources.py): the problem's judging
+                   files, as bytes, hashed
     executors/     where tasks run: a local spawn pool with crash isolation, or a Dask cluster (explicit table)
     engine.py      keeps the executor fed, hands back each outcome as it arrives; Ctrl-C and SIGTERM stop it
     progress.py    the progress bar on stderr, for a person watching

@@ -1,4 +1,5 @@
-"""What travels with a grading task: the problem's judging files and the source, as bytes, with their hashes.
+"""What travels with a grading task besides its source (languages/sources.py): the problem's judging files, as
+bytes, with their hash.
 
 Packing lets a Dask worker judge without a shared file system, and it is also the fingerprint: the problem hash
 is computed over exactly the bytes that are packed, so a stored result names the data that produced it, even if
@@ -8,8 +9,7 @@ that they exist and are regular files), a package's group settings and `.timelim
 the problem (a derived time limit). Editing statement.md or generator.py therefore does not re-judge a class;
 regenerating the tests does.
 
-Every file is read through `judge.intake` (a problem's through judge/problems/files.py: never a link leading out of
-its folder), and a source never beyond its size cap.
+Every file is read through `judge.intake`, by judge/problems/files.py: never a link leading out of its folder.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from judge.intake import read_source
-from judge.languages.sources import SourceFiles
 from judge.problems.files import read_problem_file
 from judge.problems.model import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 
@@ -74,44 +72,3 @@ class ProblemPack:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         return into
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """A submission's file name (its extension picks the language) and its bytes."""
-
-    name: str
-    content: bytes
-    folder: tuple[tuple[str, bytes, bool], ...] = ()
-    """A problem package's submission of several files (a folder called `name`): each file's name, bytes and
-    whether it is executable (languages/sources.py); `content` is then the main source's."""
-
-    @classmethod
-    def read(cls, path: Path, limit_bytes: int, *, inside: Path | None = None) -> SourceFile:
-        """The regular file `path` of at most `limit_bytes` (with `inside`, reached without a link from that folder),
-        or a package's submission folder `path` (its files together at most `limit_bytes`); raises
-        `judge.intake.Refused` (or SubmissionError, for a folder without one main source) otherwise."""
-        if inside is None and path.is_dir() and not path.is_symlink():
-            files = SourceFiles.read(path, limit_bytes)
-            return cls(name=path.name, content=files.text, folder=((files.main.name, files.text, False), *files.beside))
-        return cls(name=path.name, content=read_source(path, limit_bytes, inside=inside))
-
-    @property
-    def sha256(self) -> str:
-        hasher = hashlib.sha256(self.content)
-        for name, content, executable in self.folder:
-            hasher.update(f"{len(name)}:{name}:{int(executable)}:{len(content)}:".encode() + content)
-        return hasher.hexdigest()
-
-    def write(self, folder: Path) -> Path:
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / self.name
-        if not self.folder:
-            target.write_bytes(self.content)
-            return target
-        target.mkdir()
-        for name, content, executable in self.folder:
-            (target / name).write_bytes(content)
-            if executable:
-                (target / name).chmod(0o755)
-        return target

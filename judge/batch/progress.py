@@ -186,7 +186,7 @@ class BatchProgress:
         """`task` was handed to a worker: show it as running from now."""
         if self._progress is None:
             return
-        label = for_terminal(f"{task.student}/{task.problem.problem_id}")
+        label = for_terminal(f"{task.owner}/{task.problem.problem_id}")
         self._running[task.pair] = _Running(
             label, time.monotonic(), task.problem.test_count, self._time_limits.get(task.problem.problem_id)
         )

@@ -2,8 +2,8 @@
 grade` makes one per (student, problem) pair, `judge verify` one per reference submission.
 
 `run_task` is what executors run on a worker. It needs nothing from the grading machine's disk: the problem and
-the source travel inside the `SubmissionTask`, are unpacked into a fresh temporary folder, and are judged there by
-`judge_submission`, the engine behind `judge run`.
+the source travel inside the `SubmissionTask`; the problem is unpacked into a fresh temporary folder and the source
+(its files as read: languages/sources.py) judged on it by `judge_submission`, the engine behind `judge run`.
 """
 
 from __future__ import annotations
@@ -16,36 +16,39 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge import __version__
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.errors import JudgeError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.judging.results import CaseListener, SubmissionResult
 from judge.judging.submission import judge_submission
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.verdicts import Verdict
 
 Pair = tuple[str, str]
-"""(student, problem id): the key of a result, in the database and in the gradebook."""
+"""(owner, problem id): the key of a result (for grade, the owner is the student: the key of the results database
+and the gradebook)."""
 
 
 @dataclass(frozen=True)
 class SubmissionTask:
-    """One submission to judge on one problem. `student` names its author (for verify, the reference's verdict
-    folder and file) and `source_path` is its path as reports show it (inside the class folder, for grade).
+    """One submission to judge on one problem. `owner` says whose it is: a student (grade, serve), or for verify the
+    reference's verdict folder and file (`accepted/sol.py`); `source_path` is its path as reports show it (inside
+    the class folder, for grade).
     `listener`, when given, hears of the judging as it goes, on the worker (`judge serve` shows "test k of n"); it
     travels with the task, so it must pickle and must not raise."""
 
-    student: str
+    owner: str
     source_path: str
-    source: SourceFile
+    source: SourceFiles
     problem: ProblemPack
     options: RunOptions
     listener: CaseListener | None = None
 
     @property
     def pair(self) -> Pair:
-        return (self.student, self.problem.problem_id)
+        return (self.owner, self.problem.problem_id)
 
 
 @dataclass(frozen=True)
@@ -103,4 +106,4 @@ def _judge_in_scratch(task: SubmissionTask) -> SubmissionResult:
     with tempfile.TemporaryDirectory(prefix="judge-grade-") as scratch_name:
         scratch = Path(scratch_name)
         problem = load_problem_folder(task.problem.unpack(scratch / "problem" / task.problem.folder))
-        return judge_submission(problem, task.source.write(scratch / "submission"), task.options, task.listener)
+        return judge_submission(problem, task.source, task.options, task.listener)

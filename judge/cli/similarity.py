@@ -8,10 +8,10 @@ from typing import get_args
 
 import click
 
-from judge.batch.problems import load_problems
 from judge.class_folder import LayoutChoice, scan_class, source_limits
 from judge.cli.options import source_limit_option
 from judge.options import RunOptions
+from judge.problems.scan import load_problems
 from judge.similarity import DEFAULT_THRESHOLD
 
 TEMPLATE_LIMIT_BYTES = 1024 * 1024

@@ -3,9 +3,9 @@
 The flow, one module per step (the class folder itself is read by judge/class_folder.py, shared with similarity):
 
     session.py       problems + class folder -> tasks; runs the stale ones on the batch engine (judge/batch/),
-                     storing each result as it arrives, and hands the gradebook to the command
-    store.py         results.sqlite: one row per pair; tells which pairs are missing or stale
-    out_folder.py    the --out folder: one run at a time (a lock), a full disk told as one line
+                     storing each result as it arrives, and hands the gradebook to the command; holds the
+                     --out folder's lock throughout (one run at a time: judge/output_folder.py)
+    results_db.py    results.sqlite: one row per pair; tells which pairs are missing or stale
     gradebook.py     the stored rows as a student x problem table; its views (grades.csv, grades.json,
                      report.html) are in judge/reporters/gradebook/, written by the command (judge/cli/grade.py)
     stress_pairs.py  `--stress`: the smallest failing input of every WA pair, through judge.stress's package API

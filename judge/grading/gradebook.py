@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from judge import __version__
 from judge.batch.tasks import Pair
 from judge.class_folder import ClassFolder, Unmatched
-from judge.grading.store import StoredResult
+from judge.grading.results_db import StoredResult
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
 

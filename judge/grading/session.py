@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,16 +19,16 @@ from judge.batch.engine import Stopped, run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import Estimate
 from judge.batch.packing import ProblemPack
-from judge.batch.problems import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import Pair, SubmissionTask
 from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
-from judge.grading.out_folder import one_run_at_a_time
-from judge.grading.store import Fingerprint, ResultStore, StoredResult
+from judge.grading.results_db import GRADEBOOK_FOLDER, Fingerprint, ResultsDatabase, StoredResult
 from judge.grading.stress_pairs import StressListener, minimal_inputs
 from judge.options import RunOptions
+from judge.output_folder import one_writer_at_a_time
 from judge.problems.model import Problem
+from judge.problems.scan import load_problems
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,28 @@ class GradeSummary:
     gradebook: Gradebook
 
 
+LOCK_NAME = ".grade.lock"
+
+
+def one_run_at_a_time(out_dir: Path) -> AbstractContextManager[None]:
+    """Hold the `--out` folder's lock (judge/output_folder.py) from opening its database to writing its last view:
+    two runs on one folder would judge every missing pair twice. A second run is refused in one line (exit 2)."""
+    return one_writer_at_a_time(
+        out_dir,
+        LOCK_NAME,
+        GRADEBOOK_FOLDER,
+        lambda holder: (
+            f"{out_dir}: another `judge grade`{holder} is writing this gradebook folder; "
+            f"wait for it to end and run the same command again, or give another --out"
+        ),
+    )
+
+
 class Interrupted(Exception):
     """The run was stopped by Ctrl-C or SIGTERM (`signal_number`); the message says how far it got."""
 
     def __init__(self, signal_number: int, stored: int, total: int, *, forced: bool) -> None:
-        if forced:  # the pairs it did not reach stay listed in the store's judge_again: a plain run resumes
+        if forced:  # the pairs it did not reach stay listed in the database's judge_again: a plain run resumes
             message = (
                 f"interrupted: {stored} of {total} pairs were judged again; run the command again without --force "
                 f"to judge the other {total - stored} (with --force it starts over)"
@@ -78,7 +96,7 @@ class Interrupted(Exception):
 
 def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeSummary:
     """Grade the class, writing results.sqlite as it goes, then `publish(gradebook)` (the command writes the views),
-    holding the `--out` folder's lock throughout (a second run on the same folder is refused: out_folder.py)."""
+    holding the `--out` folder's lock throughout (a second run on the same folder is refused: `one_run_at_a_time`)."""
     problems = load_problems(request.problems_dir)
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
@@ -104,13 +122,13 @@ def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeS
 def judge_missing(
     request: GradeRequest, problems: Mapping[str, Problem], class_folder: ClassFolder, tasks: Sequence[SubmissionTask]
 ) -> tuple[Gradebook, int]:
-    """Judge the tasks with no current result in the store, storing each as it arrives: the gradebook of every
+    """Judge the tasks with no current result in the database, storing each as it arrives: the gradebook of every
     stored result, and how many tasks were judged."""
-    with ResultStore(request.out_dir) as store:
-        todo = stale_tasks(tasks, store.results(), force=request.force)
+    with ResultsDatabase(request.out_dir) as database:
+        todo = stale_tasks(tasks, database.results(), force=request.force)
         if request.force:
-            store.judge_again(task.pair for task in todo)
-        stored = store.results()  # read once: every result judged now is added as it is written
+            database.judge_again(task.pair for task in todo)
+        stored = database.results()  # read once: every result judged now is added as it is written
         if todo:
             progress = BatchProgress(
                 len(todo),
@@ -121,7 +139,9 @@ def judge_missing(
             )
 
             def keep(finished: Finished) -> None:
-                stored[finished.task.pair] = store.record(finished.task, finished.outcome)
+                task, outcome = finished.task, finished.outcome
+                fingerprint = Fingerprint.of(task, outcome.judge_version)
+                stored[task.pair] = database.record(task.pair, fingerprint, outcome, task.problem.test_count)
 
             try:
                 run_batch(todo, request.executor, progress, keep, expected=previous_seconds(stored))

@@ -16,7 +16,7 @@ from typing import Protocol
 from judge.batch.tasks import Pair
 from judge.class_folder import ClassFolder, Submission
 from judge.errors import JudgeError
-from judge.grading.store import StoredResult
+from judge.grading.results_db import StoredResult
 from judge.judging.failures import JUDGE_FAILURES, JudgeFailure, reason
 from judge.options import RunOptions
 from judge.problems.model import Problem

@@ -58,22 +58,21 @@ class Session:
 
 
 @contextmanager
-def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterator[tuple[Session, SubmissionHeader]]:
+def open_session(
+    problem: Problem, source: Path | SourceFiles, options: RunOptions
+) -> Iterator[tuple[Session, SubmissionHeader]]:
     """The session of `source` on `problem`, in a scratch folder removed after the block, and the header a view
-    shows before the first test. Bad input from the person is a `JudgeError`, raised before anything starts."""
+    shows before the first test. `source` is a path, read here, or a submission's files read already (a batch
+    task's, judged on a worker as they came). Bad input from the person is a `JudgeError`, raised before anything
+    starts."""
     if problem.time_limit_pending:
         where = problem.time_rule.where_to_write if problem.time_rule else "limits.time_limit in problem.yaml"
         raise SpecError(
             f"{problem.root / SPEC_FILE}: the package gives no time limit; "
             f"`judge verify {problem.root}` derives one from its accepted submissions: write it in {where}"
         )
-    if not os.path.lexists(source):
-        raise SubmissionError(
-            f"{source}: no such file; give the path of a submission's source file{nearby_path(source)}"
-        )
-    # never a link, FIFO, ...; a folder is a submission of several files (languages/sources.py)
-    files = SourceFiles.read(source, options.source_limit_bytes(problem.spec.source_limit), options.language)
-    language = detect_language(files.main, options.language)
+    files, given = _source_files(source, options.source_limit_bytes(problem.spec.source_limit), options.language)
+    language = detect_language(files.main_path(given), options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
     containment = choose_containment(options.containment)
@@ -85,7 +84,7 @@ def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterato
             scratch,
             scratch / "program",
             files.text,
-            files.main.name,
+            files.main_name,
             boj_main=problem.boj_java_main,
             beside=files.beside,
         )
@@ -94,7 +93,7 @@ def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterato
             session = Session(problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter))
             header = SubmissionHeader(
                 problem_id=problem.id,
-                submission=str(source),
+                submission=str(given),
                 language=language.display,
                 limits=limits,
                 isolation=sandbox.name,
@@ -103,6 +102,18 @@ def open_session(problem: Problem, source: Path, options: RunOptions) -> Iterato
                 tests=tuple(test.name for test in problem.tests),
             )
             yield session, header
+
+
+def _source_files(source: Path | SourceFiles, limit_bytes: int, language: str | None) -> tuple[SourceFiles, Path]:
+    """The submission's files, and the path a message names it by: read from the path `source` (never a link, a
+    FIFO, ...; a folder is a submission of several files), or `source` itself if it still fits under the cap."""
+    if isinstance(source, SourceFiles):
+        return source.within(limit_bytes), Path(source.name)
+    if not os.path.lexists(source):
+        raise SubmissionError(
+            f"{source}: no such file; give the path of a submission's source file{nearby_path(source)}"
+        )
+    return SourceFiles.read(source, limit_bytes, language), source
 
 
 @contextmanager

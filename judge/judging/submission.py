@@ -21,6 +21,7 @@ from judge.judging.failures import JUDGE_FAILURES, as_failure
 from judge.judging.hints import hints_for
 from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
 from judge.judging.session import Session, open_session, tests_started
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.model import Problem, TestCase
 from judge.programs.program import Compiled
@@ -30,10 +31,11 @@ from judge.verdicts import Verdict
 
 
 def judge_submission(
-    problem: Problem, source: Path, options: RunOptions, listener: CaseListener | None = None
+    problem: Problem, source: Path | SourceFiles, options: RunOptions, listener: CaseListener | None = None
 ) -> SubmissionResult:
-    """Judge `source` on every test of `problem` (or up to the first failure with `fail_fast`); `listener` hears
-    of the header before compiling and of each test as it finishes, so a view need not wait for the last one."""
+    """Judge `source` (a path, or the files a batch task carries) on every test of `problem` (or up to the first
+    failure with `fail_fast`); `listener` hears of the header before compiling and of each test as it finishes, so
+    a view need not wait for the last one."""
     listener = listener or _Silent()
     try:
         with open_session(problem, source, options) as (session, header):

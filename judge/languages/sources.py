@@ -1,51 +1,97 @@
 """A submission's files as judge reads them: one source file, or a folder of several (as problem packages give
 them: a Java program with helper classes, a C program with a header, a shell script with a binary beside it),
-with the main source that decides the language and is compiled and run."""
+with the main source that decides the language and is compiled and run.
+
+`SourceFiles` is the one record of them everywhere: `judge run` reads it from the path it was given, a batch reads
+it once on the machine that starts the batch and sends it to a worker inside the task (it pickles: names and
+bytes, no path), and judging takes it as it is. So no worker writes a submission to disk only to read it back.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import SubmissionError
-from judge.intake import read_source
+from judge.intake import Refused, read_source, size_refusal
 from judge.languages.catalog import MORE_SOURCES, SCRIPTS, Language
 from judge.languages.detection import declares_main, detect_language
 
 
 @dataclass(frozen=True)
 class SourceFiles:
-    """A submission as judge reads it: its main source, and for a submission of several files (a folder, as
-    problem packages give them: a Java program with helper classes, a C program with a header, a shell script
-    with a binary beside it) the other files, which are written beside the main source, executable if they were."""
+    """A submission's files, read: one source file, or a folder of several, whose other files are written beside the
+    main source, executable if they were."""
 
-    main: Path
+    name: str
+    """The submission's own name: its file's (whose extension picks the language), or its folder's."""
     text: bytes
+    """The main source's bytes."""
+    main: str = ""
+    """For a folder, the file in it that is compiled and run (`main_file`); empty for a single file."""
     beside: tuple[tuple[str, bytes, bool], ...] = ()
+    """A folder's other files: each one's name, bytes and whether it is executable."""
 
     @classmethod
-    def read(cls, source: Path, limit_bytes: int | None, language: str | None = None) -> SourceFiles:
+    def read(
+        cls, source: Path, limit_bytes: int | None, language: str | None = None, *, inside: Path | None = None
+    ) -> SourceFiles:
         """The file `source`, or the folder `source` with its main source found (`main_file`); every file is read
-        as a source is (a regular file, never through a link) and `limit_bytes` caps them together."""
-        if not source.is_dir() or source.is_symlink():
-            return cls(source, read_source(source, limit_bytes))
+        as a source is (a regular file, never through a link) and `limit_bytes` caps them together. With `inside`,
+        `source` is a file reached without a link from that folder (a class folder's). Raises `Refused`, or
+        SubmissionError for a folder without one main source."""
+        if inside is not None or not source.is_dir() or source.is_symlink():
+            return cls(source.name, read_source(source, limit_bytes, inside=inside))
         files = sorted(entry for entry in source.iterdir() if not entry.name.startswith("."))
         if any(entry.is_dir() and not entry.is_symlink() for entry in files):
             raise SubmissionError(f"{source}: a submission folder holds files only; move the folders out")
         contents = {entry: read_source(entry, limit_bytes, inside=source) for entry in files}
         if limit_bytes is not None and sum(map(len, contents.values())) > limit_bytes:
-            raise SubmissionError(
-                f"{source}: its files together are larger than the {limit_bytes // 1024} KiB source limit"
-            )
+            raise SubmissionError(_over_limit(source, limit_bytes))
         main = main_file(source, contents, language)
         beside = tuple(
             (entry.name, text, bool(os.stat(entry, follow_symlinks=False).st_mode & stat.S_IXUSR))
             for entry, text in contents.items()
             if entry != main
         )
-        return cls(main, contents[main], beside)
+        return cls(source.name, contents[main], main.name, beside)
+
+    @property
+    def main_name(self) -> str:
+        """The main source's file name."""
+        return self.main or self.name
+
+    def main_path(self, given: Path) -> Path:
+        """The main source's path when the submission is at `given` (what a message about it names)."""
+        return given / self.main if self.main else given
+
+    def within(self, limit_bytes: int | None) -> SourceFiles:
+        """These files, when they fit under `limit_bytes` as `read` would have found them, else its refusal: a
+        problem's cap may have been lowered since they were read (`judge serve` judging a stored source again)."""
+        reason = size_refusal(len(self.text), limit_bytes) if not self.main else None
+        if reason:
+            raise Refused(Path(self.name), reason)
+        total = len(self.text) + sum(len(content) for _, content, _ in self.beside)
+        if self.main and limit_bytes is not None and total > limit_bytes:
+            raise SubmissionError(_over_limit(Path(self.name), limit_bytes))
+        return self
+
+    @property
+    def sha256(self) -> str:
+        """What a stored result names its source by: the main source's bytes, and for a folder every file's name,
+        bytes and executable bit (the main source's first)."""
+        hasher = hashlib.sha256(self.text)
+        if self.main:
+            for name, content, executable in ((self.main, self.text, False), *self.beside):
+                hasher.update(f"{len(name)}:{name}:{int(executable)}:{len(content)}:".encode() + content)
+        return hasher.hexdigest()
+
+
+def _over_limit(folder: Path, limit_bytes: int) -> str:
+    return f"{folder}: its files together are larger than the {limit_bytes // 1024} KiB source limit"
 
 
 def main_file(folder: Path, contents: dict[Path, bytes], language: str | None) -> Path:

@@ -4,6 +4,8 @@ sit above it.
 
 - model.py: `Problem`, `ProblemSpec`, `TestCase`, `TimeRule`, and the checker keys schema and loader agree on.
 - load.py: `load_problem_folder`, the one loader every command calls: a problem package, else our layout.
+- scan.py: `load_problems`, which problem folders a folder holds, and the id rules (an id is its folder's name,
+  no two problems given by path share one).
 - folder.py: our layout (problem.yaml, tests/<name>.in and .ans, checker.py, validator.py), from the cache when
   validated before.
 - schema.py: problem.yaml as pydantic validates it, and the YAML reader without aliases (imported only for a

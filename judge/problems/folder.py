@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.errors import SpecError
+from judge.intake import natural_key
 from judge.problems.files import file_inside, program_files, read_spec_bytes, resolve_inside
 from judge.problems.model import (
     CUSTOM_CHECKER_FILE,
@@ -27,7 +28,6 @@ from judge.problems.model import (
     ProblemSpec,
     TestCase,
     is_sample_name,
-    natural_key,
 )
 from judge.suggest import nearby_path
 from judge.tool_cache import validated_once

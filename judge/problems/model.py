@@ -9,7 +9,6 @@ pydantic or PyYAML.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,8 +174,3 @@ class Problem:
 def is_sample_name(name: str) -> bool:
     """The one rule for which tests are samples (shown to students with a diff, listed first): `sample*.in`."""
     return name.startswith(SAMPLE_PREFIX)
-
-
-def natural_key(name: str) -> list[Any]:
-    """Sort key that puts `2` before `10`: digits compare as numbers, the rest as text."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]

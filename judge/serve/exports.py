@@ -8,7 +8,8 @@ would have made, so the very same writers render them: nothing is judged again.
 The files are written into a new private folder inside the data folder (mkdtemp: 0700, a name nobody chose
 beforehand), made 0600 there, and that folder is renamed to `export/` in one step: a download never sees half an
 export, and nothing already at `export/` (a link planted to a folder of someone's choosing) is written through, a
-rename moves the link itself.
+rename moves the link itself. A full data folder is one line in the teacher's words (`EXPORT_WORDS`, whichever
+writer met it: judge.output_folder), and the partial export is removed.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
+from judge.batch.packing import ProblemPack
+from judge.batch.tasks import Pair, SubmissionOutcome
 from judge.class_folder import ClassFolder, Submission
 from judge.grading.gradebook import Gradebook
-from judge.grading.store import DATABASE_NAME, ResultStore, StoredResult
-from judge.options import RunOptions
+from judge.grading.results_db import DATABASE_NAME, Fingerprint, ResultsDatabase, StoredResult
+from judge.languages.sources import SourceFiles
+from judge.output_folder import FolderWords, writing_into
 from judge.private_folder import claim_private_folder
 from judge.problems.model import Problem
 from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
@@ -35,6 +37,7 @@ from judge.verdicts import Verdict
 SIMILARITY_FILES = ("similarity.csv", "similarity.html")
 EXPORT_FILES = (DATABASE_NAME, *(view.file_name for view in GRADEBOOK_VIEWS.values()), *SIMILARITY_FILES)
 """Every file an export writes: the only names the teacher's download route serves."""
+EXPORT_WORDS = FolderWords("the data folder", "export again")
 
 
 def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, StoredSubmission]:
@@ -50,14 +53,16 @@ def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, St
 
 
 def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
-    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only."""
-    staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
-    try:
-        _write_export(store, problems, students, staging)
-        claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
-        _put_in_place(staging, out_dir)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
+    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only; a full data
+    folder (`out_dir`'s parent) raises `FolderUnwritable` in EXPORT_WORDS."""
+    with writing_into(out_dir.parent, EXPORT_WORDS):
+        staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
+        try:
+            _write_export(store, problems, students, staging)
+            claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
+            _put_in_place(staging, out_dir)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
 
 
 def _write_export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
@@ -77,23 +82,17 @@ def _write_export(store: Store, problems: Mapping[str, Problem], students: Seque
                 problem_id,
                 Path(relative),
                 relative,
-                SourceFile(row.file_name, store.source(row.id)),
+                SourceFiles(row.file_name, store.source(row.id)),
                 modified_ns=int(row.submitted_at * 1e9),
             )
         )
     class_folder = ClassFolder("by-student", tuple(students), tuple(submissions), ())
-    packs = {problem_id: ProblemPack.of(problem) for problem_id, problem in problems.items()}
+    digests = {problem_id: ProblemPack.of(problem).digest for problem_id, problem in problems.items()}
     stored: dict[Pair, StoredResult] = {}
-    with ResultStore(out_dir) as results:
+    with ResultsDatabase(out_dir) as results:
         for submission in class_folder.submissions:
-            row = chosen[(submission.student, submission.problem_id)]
-            task = SubmissionTask(
-                submission.student,
-                submission.relative,
-                submission.source,
-                packs[submission.problem_id],
-                RunOptions(language=row.language),
-            )
+            pair = (submission.student, submission.problem_id)
+            row = chosen[pair]
             outcome = SubmissionOutcome(
                 verdict=row.verdict or Verdict.JE,
                 tests_passed=row.tests_passed or 0,
@@ -101,7 +100,11 @@ def _write_export(store: Store, problems: Mapping[str, Problem], students: Seque
                 error=row.error,
                 worker=row.worker,
             )
-            stored[(submission.student, submission.problem_id)] = results.record(task, outcome)
+            fingerprint = Fingerprint(
+                submission.relative, submission.source.sha256, digests[submission.problem_id], outcome.judge_version
+            )
+            tests = len(problems[submission.problem_id].tests)
+            stored[pair] = results.record(pair, fingerprint, outcome, tests)
     gradebook = Gradebook.build(problems, class_folder, stored, partial=False)
     write_views(gradebook, out_dir)
     write_files(compare_class(class_folder, (), DEFAULT_THRESHOLD), out_dir)

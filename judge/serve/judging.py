@@ -31,12 +31,13 @@ from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
 from judge.batch.executors.dask_cluster import DaskExecutor
-from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems
+from judge.batch.packing import ProblemPack
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
 from judge.inert import for_terminal
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
+from judge.problems.scan import load_problems
 from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
 from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
@@ -137,9 +138,9 @@ def _task(
     if pack is None:
         return None
     return SubmissionTask(
-        student=submission.student,
+        owner=submission.student,
         source_path=submission.file_name,
-        source=SourceFile(submission.file_name, source),
+        source=SourceFiles(submission.file_name, source),
         problem=pack,
         options=dataclasses.replace(options, language=submission.language),
         listener=progress,

@@ -23,6 +23,7 @@ from starlette.routing import Route
 
 from judge.errors import JudgeError
 from judge.inert import html_text
+from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.serve.api import bounded_form, read_submission_form
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token, same_secret
@@ -294,7 +295,10 @@ class Pages:
 
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
-        await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+        try:
+            await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+        except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
+            raise Refused(507 if failure.full else 500, f"not exported: {failure}") from None
         return RedirectResponse("/teacher?message=exported", status_code=303)
 
     async def download(self, request: Request, context: ServeContext, caller: Caller) -> Response:

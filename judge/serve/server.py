@@ -8,7 +8,6 @@ with SIGTERM, and it stops its workers (nothing is left running).
 
 from __future__ import annotations
 
-import fcntl
 import ipaddress
 import multiprocessing
 import os
@@ -17,16 +16,17 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
-from judge.batch.problems import load_problems
 from judge.errors import JudgeError
 from judge.options import RunOptions
+from judge.output_folder import FolderWords, one_writer_at_a_time
 from judge.private_folder import claim_private_folder, create_private_file
+from judge.problems.scan import load_problems
 from judge.serve.auth import Passwords
 from judge.serve.http_bounds import connections_within, guarded_protocol, raise_descriptor_limit
 from judge.serve.judging import JudgingConfig, judging_main
@@ -45,6 +45,8 @@ from judge.serve.store import DATABASE_NAME, Store, Student
 from judge.serve.supervisor import JudgingSupervisor
 
 LOCK_FILE = "serve.lock"
+DATA_FOLDER = FolderWords("the data folder", "start `judge serve` again")
+"""How a data folder too full to hold the server's lock is told."""
 
 
 @dataclass(frozen=True)
@@ -68,26 +70,29 @@ class ServeRequest:
 @contextmanager
 def data_folder_lock(data_dir: Path) -> Iterator[None]:
     """Make `data_dir` this account's alone (judge.private_folder: made 0700, or refused in one line when another
-    account owns or may write in it or anything in it, or it holds a link) and hold its lock; a second server on it
-    is refused with one line. The database file is made 0600 first, so SQLite's -wal and -shm files are too."""
+    account owns or may write in it or anything in it, or it holds a link) and hold its lock (judge.output_folder);
+    a second server on it is refused with one line. The database file is made 0600 first, so SQLite's -wal and
+    -shm files are too."""
     claim_private_folder(data_dir, DATA_FOLDER_FIX)
-    try:
-        descriptor = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as error:
-        raise JudgeError(
-            f"{data_dir}: cannot use it as the data folder ({error.strerror}); give another --data"
-        ) from None
-    try:
+    with ExitStack() as held:
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            held.enter_context(
+                one_writer_at_a_time(
+                    data_dir,
+                    LOCK_FILE,
+                    DATA_FOLDER,
+                    lambda holder: (
+                        f"{data_dir}: another `judge serve` is using this data folder{holder}; stop it first, "
+                        "or give another --data"
+                    ),
+                )
+            )
+        except OSError as error:
             raise JudgeError(
-                f"{data_dir}: another `judge serve` is using this data folder; stop it first, or give another --data"
+                f"{data_dir}: cannot use it as the data folder ({error.strerror}); give another --data"
             ) from None
         create_private_file(data_dir / DATABASE_NAME)
         yield
-    finally:
-        os.close(descriptor)
 
 
 def enrol(store: Store, entries: list[RosterEntry], passwords: Passwords) -> None:

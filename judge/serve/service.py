@@ -14,11 +14,11 @@ from pathlib import Path, PurePosixPath
 
 from starlette.requests import Request
 
-from judge.batch.problems import load_problems
 from judge.errors import SubmissionError
 from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
 from judge.problems.model import Problem
+from judge.problems.scan import load_problems
 from judge.serve.auth import (
     SESSION_COOKIE,
     BrowserSession,

@@ -13,7 +13,7 @@ import numpy as np
 from copydetect import compare_files
 
 from judge.class_folder import ClassFolder, Submission, Unmatched
-from judge.problems.model import natural_key
+from judge.intake import natural_key
 from judge.similarity import DEFAULT_THRESHOLD
 from judge.similarity.fingerprints import Source, boilerplate_hashes, fingerprint
 
@@ -82,7 +82,7 @@ def compare_class(class_folder: ClassFolder, templates: Sequence[Source], thresh
 
 def _problem_pairs(problem_id: str, submissions: list[Submission], boilerplate: np.ndarray) -> list[PairScore]:
     ordered = sorted(submissions, key=lambda submission: natural_key(submission.student))
-    sources = [Source.of(submission.source.name, submission.source.content) for submission in ordered]
+    sources = [Source.of(submission.source.name, submission.source.text) for submission in ordered]
     prints = [fingerprint(source, boilerplate) for source in sources]
     pairs = []
     for a, b in combinations(range(len(ordered)), 2):

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from judge.batch.packing import SourceFile
-from judge.batch.problems import visible_entries
 from judge.errors import JudgeError, SubmissionError
-from judge.intake import Refused
+from judge.intake import Refused, visible_entries
+from judge.languages.sources import SourceFiles
 from judge.similarity.fingerprints import Source
 
 
@@ -24,8 +23,8 @@ def read_templates(paths: Iterable[Path], limit_bytes: int) -> list[Source]:
             raise JudgeError(f"{path}: no such template file or folder; give the code handed out to the class")
         for file in files:
             try:
-                source = SourceFile.read(file, limit_bytes)
-                sources.append(Source.of(str(file), source.content))
+                source = SourceFiles.read(file, limit_bytes)
+                sources.append(Source.of(str(file), source.text))
             except Refused as refused:
                 raise JudgeError(f"{file}: template refused: {refused.reason}") from None
             except SubmissionError:

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
-from judge.batch.problems import load_problems, refuse_duplicate_ids, require_id_is_folder_name
 from judge.batch.progress import BatchProgress
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.problems.model import Problem
 from judge.problems.references import reference_submissions
+from judge.problems.scan import load_problems, refuse_duplicate_ids, require_id_is_folder_name
 from judge.programs.runs import ProblemPrograms
 from judge.verify.data_checks import check_test_data
 from judge.verify.report import SubmissionCheck, VerifyReport
@@ -20,8 +20,8 @@ from judge.verify.submissions import judge_references, with_derived_limit
 
 
 def select_problems(problems_dir: Path, names: tuple[str, ...]) -> list[Problem]:
-    """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the batch
-    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: batch/problems.py)."""
+    """The problems to verify: the named ones (ids under problems_dir, or paths), else every problem the
+    scanner finds there (natural order, hidden entries skipped, duplicate ids refused: problems/scan.py)."""
     if names:
         problems = [load_problem_folder(Path(name) if Path(name).is_dir() else problems_dir / name) for name in names]
         for problem in problems:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.expectations import Expectation, Reference
 from judge.problems.model import Problem
@@ -37,10 +38,11 @@ def judge_references(
         if key not in packs:
             packs[key] = ProblemPack.of(_as_judged(problem, slow))
         limit = options.source_limit_bytes(problem.spec.source_limit)
-        student = f"{ref.name.parent.name}/{ref.name.name}"
+        owner = f"{ref.name.parent.name}/{ref.name.name}"
         # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
         judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
-        task = SubmissionTask(student, str(ref.name), SourceFile.read(ref.path, limit), packs[key], judged)
+        source = SourceFiles.read(ref.path, limit, judged.language)
+        task = SubmissionTask(owner, str(ref.name), source, packs[key], judged)
         tasks.append(task)
         expected[task.pair] = (problem.id, ref.name, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}

@@ -6,16 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from grade_helpers import record_task
 
 from judge.batch import engine
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import longest_first
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.grading.session import previous_seconds
-from judge.grading.store import ResultStore
+from judge.grading.results_db import ResultsDatabase
 from judge.judging.results import CaseResult, SubmissionResult
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
@@ -23,7 +25,7 @@ from judge.verdicts import Verdict
 
 def task(student: str, problem: str, tests: int) -> SubmissionTask:
     pack = ProblemPack(problem_id=problem, files=(), test_count=tests)
-    source = SourceFile(f"{problem}.py", b"print(1)\n")
+    source = SourceFiles(f"{problem}.py", b"print(1)\n")
     return SubmissionTask(student, f"{student}/{problem}.py", source, pack, RunOptions())
 
 
@@ -35,20 +37,20 @@ def judged(walls: list[float]) -> SubmissionOutcome:
 
 def test_more_tests_first_and_ties_keep_their_order() -> None:
     tasks = [task("a", "small", 3), task("b", "big", 40), task("c", "small", 3), task("d", "mid", 10)]
-    assert [t.student for t in longest_first(tasks)] == ["b", "d", "a", "c"]
+    assert [t.owner for t in longest_first(tasks)] == ["b", "d", "a", "c"]
 
 
 def test_grade_expects_what_the_last_run_took(tmp_path: Path) -> None:
     slow_few, quick_many, unseen = task("slow", "p", 2), task("quick", "p", 20), task("new", "p", 5)
-    with ResultStore(tmp_path / "out") as store:
-        store.record(slow_few, judged([4.0, 4.0]))
-        store.record(quick_many, judged([0.01] * 20))
-        stored = store.results()
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, slow_few, judged([4.0, 4.0]))
+        record_task(database, quick_many, judged([0.01] * 20))
+        stored = database.results()
     expected = previous_seconds(stored)
     assert expected(slow_few) == pytest.approx(8.0)
     assert expected(quick_many) == pytest.approx(0.2)
     assert expected(unseen) == pytest.approx(5 * 8.2 / 22)  # its tests at the stored seconds per test
-    assert [t.student for t in longest_first([quick_many, unseen, slow_few], expected)] == ["slow", "new", "quick"]
+    assert [t.owner for t in longest_first([quick_many, unseen, slow_few], expected)] == ["slow", "new", "quick"]
     assert previous_seconds({})(unseen) == 5.0
 
 
@@ -62,7 +64,7 @@ class Recording:
         self._last: SubmissionTask | None = None
 
     def submit(self, submitted: SubmissionTask) -> None:
-        self.order.append(submitted.student)
+        self.order.append(submitted.owner)
         self._last = submitted
 
     def next_finished(self) -> Finished:
@@ -82,5 +84,5 @@ def test_the_engine_submits_the_longest_first(monkeypatch: pytest.MonkeyPatch) -
     finished: list[str] = []
     tasks = [task("a", "small", 3), task("b", "big", 40), task("c", "mid", 10)]
     engine.run_batch(tasks, ExecutorChoice(jobs=1), BatchProgress(3, enabled=False),
-                     lambda done: finished.append(done.task.student))
+                     lambda done: finished.append(done.task.owner))
     assert recording.order == finished == ["b", "c", "a"]

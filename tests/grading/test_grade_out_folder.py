@@ -18,10 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import fill_disk, resize_tmpfs
 from grade_helpers import grade_process, judge_main, sample_gradebook, stored_rows, write_class, write_problems
 
 from judge.errors import JudgeFailure
-from judge.grading.out_folder import LOCK_NAME, one_run_at_a_time, write_failure
+from judge.grading.session import LOCK_NAME, one_run_at_a_time
+from judge.grading.results_db import GRADEBOOK_FOLDER
+from judge.output_folder import write_failure
 from judge.reporters.gradebook import GRADEBOOK_VIEWS, write_views
 
 SUMMARY = re.compile(r"judged (\d+), up to date (\d+)")
@@ -32,37 +35,6 @@ SLOW_CLASS = {f"s{index:02}": {"add.py": "slow_add"} for index in range(8)}
 def _full_line(out: Path) -> re.Pattern[str]:
     return re.compile(rf"judge: judge error: the gradebook folder {re.escape(str(out))} is full: [^\n]+; "
                       rf"free space and run the same command again to resume\n")
-
-
-@pytest.fixture
-def tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """An empty folder with a tmpfs of 96 KiB mounted on it, unmounted at the end."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs as --out needs root")
-    out = tmp_path / "full"
-    out.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k,mode=0755", "tmpfs", str(out)],
-                             capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    yield out
-    subprocess.run(["umount", "-l", str(out)], check=True)
-
-
-def _resize(mount: Path, size: str) -> None:
-    subprocess.run(["mount", "-o", f"remount,size={size}", str(mount)], check=True)
-
-
-def _fill(folder: Path) -> Path:
-    """Write a file into `folder` until its disk is full; the file, to free the space again."""
-    filler = folder / "filler"
-    with filler.open("wb", buffering=0) as file:
-        try:
-            while True:
-                file.write(b"\0" * 4096)
-        except OSError as error:
-            assert error.errno == errno.ENOSPC
-    return filler
 
 
 def _summary(stderr: str) -> tuple[int, int]:
@@ -87,7 +59,7 @@ def test_a_full_out_folder_mid_run_is_one_line_exit_3_and_a_rerun_after_growing_
     assert 1 <= len(kept) < len(CLASS)  # the disk filled up mid-run, after some results were committed
     assert not (tmpfs / "grades.csv").exists()
 
-    _resize(tmpfs, "4m")
+    resize_tmpfs(tmpfs, "4m")
     rerun = grade_process(problems, root, "--out", tmpfs, "-j", "2")
     _, stderr = rerun.communicate(timeout=120)
 
@@ -103,9 +75,9 @@ def test_a_full_out_folder_mid_run_is_one_line_exit_3_and_a_rerun_after_growing_
 def test_a_run_that_starts_on_a_full_out_folder_says_full_not_a_bad_database(tmp_path: Path, tmpfs: Path) -> None:
     problems = write_problems(tmp_path / "problems")
     root = write_class(tmp_path / "class", {"kim": {"add.py": "add_ac"}})
-    _resize(tmpfs, "1m")
+    resize_tmpfs(tmpfs, "1m")
     assert judge_main("grade", problems, root, "--out", tmpfs, "-q") == 0
-    filler = _fill(tmpfs)
+    filler = fill_disk(tmpfs)
 
     again = grade_process(problems, root, "--out", tmpfs, "--force")
     _, stderr = again.communicate(timeout=120)
@@ -120,7 +92,7 @@ def test_a_run_that_starts_on_a_full_out_folder_says_full_not_a_bad_database(tmp
 def test_a_full_disk_while_writing_the_gradebook_is_the_one_line_and_leaves_no_partial_file(
         tmp_path: Path, tmpfs: Path) -> None:
     gradebook = sample_gradebook(tmp_path)
-    filler = _fill(tmpfs)
+    filler = fill_disk(tmpfs)
 
     with pytest.raises(JudgeFailure, match=r"^the gradebook folder .* is full: No space left on device.*; "
                                            r"free space and run the same command again to resume$"):
@@ -146,14 +118,14 @@ def test_a_quota_is_told_as_a_full_folder_and_other_errors_are_left_alone(tmp_pa
                                            rf"exceeded \(\.grades\.csv\.partial\); free space and run the same"):
         write_views(gradebook, out)
     assert list(out.iterdir()) == []
-    assert write_failure(PermissionError(errno.EACCES, "Permission denied"), out) is None
-    assert write_failure(sqlite3.OperationalError("no such table: results"), out) is None
+    assert write_failure(PermissionError(errno.EACCES, "Permission denied"), out, GRADEBOOK_FOLDER) is None
+    assert write_failure(sqlite3.OperationalError("no such table: results"), out, GRADEBOOK_FOLDER) is None
 
 
 def test_an_sqlite_io_error_on_a_disk_with_room_is_told_as_an_io_error(tmp_path: Path) -> None:
     error = sqlite3.OperationalError("disk I/O error")
     error.sqlite_errorcode, error.sqlite_errorname = 778, "SQLITE_IOERR_WRITE"  # what SQLite says for EDQUOT
-    assert str(write_failure(error, tmp_path)) == (
+    assert str(write_failure(error, tmp_path, GRADEBOOK_FOLDER)) == (
         f"the gradebook folder {tmp_path} could not be written: disk I/O error (SQLITE_IOERR_WRITE); check its disk "
         f"(a quota, a failing device) and run the same command again to resume")
 

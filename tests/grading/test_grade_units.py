@@ -1,4 +1,4 @@
-"""`judge grade`'s pieces that need no judging: discovery, packing, the results store, the gradebook, the report,
+"""`judge grade`'s pieces that need no judging: discovery, packing, the results database, the gradebook, the report,
 the progress bar and the executor table."""
 
 from __future__ import annotations
@@ -14,18 +14,27 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from grade_helpers import ADD_TESTS, SOURCES, sample_gradebook, write_class, write_problem, write_problems
+from grade_helpers import (
+    ADD_TESTS,
+    SOURCES,
+    record_task,
+    sample_gradebook,
+    write_class,
+    write_problem,
+    write_problems,
+)
 
 from judge.batch.executors import EXECUTORS, ExecutorChoice
-from judge.batch.packing import ProblemPack, SourceFile
-from judge.batch.problems import load_problems
+from judge.batch.packing import ProblemPack
+from judge.languages.sources import SourceFiles
+from judge.problems.scan import load_problems
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError, SpecError
 from judge.class_folder import scan_class, source_limits
 from judge.grading.gradebook import format_score
 from judge.grading.session import stale_tasks
-from judge.grading.store import ResultStore
+from judge.grading.results_db import ResultsDatabase
 from judge.options import RunOptions
 from judge.problems.folder import load_problem
 from judge.reporters.gradebook import csv_sheet, json_doc
@@ -123,7 +132,7 @@ def test_the_scan_reads_each_source_once_and_refuses_what_is_not_a_regular_file(
 
     found = scan_class(root, _limits(problems), "by-problem")
 
-    assert [(item.relative, item.source.content) for item in found.submissions] == [
+    assert [(item.relative, item.source.text) for item in found.submissions] == [
         ("add/kim.py", SOURCES["add_ac"].encode()), ("add/lee.py", SOURCES["add_wa"].encode()),
     ]
     assert {item.relative: item.reason for item in found.unmatched} == {
@@ -189,14 +198,14 @@ def test_a_pack_unpacks_into_the_same_problem(tmp_path: Path) -> None:
     assert copy.spec == load_problem(root).spec and pack.test_count == 3
 
 
-# --- store -------------------------------------------------------------------------------------------------------
+# --- results database -------------------------------------------------------------------------------------------------
 
 
 def _task(tmp_path: Path, source: str = "print(3)\n", student: str = "kim") -> SubmissionTask:
     root = tmp_path / "add"
     if not root.exists():
         write_problem(root, "add", ADD_TESTS)
-    return SubmissionTask(student, f"{student}/add.py", SourceFile("add.py", source.encode()),
+    return SubmissionTask(student, f"{student}/add.py", SourceFiles("add.py", source.encode()),
                      ProblemPack.of(load_problem(root)), RunOptions())
 
 
@@ -206,10 +215,10 @@ def _outcome(verdict: Verdict, passed: int = 3) -> SubmissionOutcome:
 
 def test_a_pair_has_one_row_however_often_it_is_recorded(tmp_path: Path) -> None:
     task = _task(tmp_path)
-    with ResultStore(tmp_path / "out") as store:
-        store.record(task, _outcome(Verdict.WA, 1))
-        store.record(task, _outcome(Verdict.AC))
-        stored = store.results()
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, task, _outcome(Verdict.WA, 1))
+        record_task(database, task, _outcome(Verdict.AC))
+        stored = database.results()
     assert list(stored) == [("kim", "add")]
     assert stored["kim", "add"].verdict is Verdict.AC and stored["kim", "add"].tests_total == 3
     with sqlite3.connect(tmp_path / "out" / "results.sqlite") as connection:
@@ -219,15 +228,15 @@ def test_a_pair_has_one_row_however_often_it_is_recorded(tmp_path: Path) -> None
 
 def test_only_missing_changed_or_failed_pairs_are_stale(tmp_path: Path) -> None:
     kept, edited, failed, new = (_task(tmp_path, student=name) for name in ("kept", "edited", "failed", "new"))
-    with ResultStore(tmp_path / "out") as store:
-        store.record(kept, _outcome(Verdict.AC))
-        store.record(edited, _outcome(Verdict.AC))
-        store.record(failed, _outcome(Verdict.JE, 0))
-        stored = store.results()
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, kept, _outcome(Verdict.AC))
+        record_task(database, edited, _outcome(Verdict.AC))
+        record_task(database, failed, _outcome(Verdict.JE, 0))
+        stored = database.results()
     edited_now = _task(tmp_path, "print(1 + 2)\n", student="edited")
     tasks = [kept, edited_now, failed, new]
 
-    assert [task.student for task in stale_tasks(tasks, stored, force=False)] == ["edited", "failed", "new"]
+    assert [task.owner for task in stale_tasks(tasks, stored, force=False)] == ["edited", "failed", "new"]
     assert stale_tasks(tasks, stored, force=True) == tasks
 
 
@@ -235,30 +244,30 @@ def test_names_that_are_not_utf8_are_stored_as_they_are_and_found_again(tmp_path
     student = os.fsdecode(b"\xffkim\x1b")
     task = _task(tmp_path, student=student)
     outcome = SubmissionOutcome(verdict=Verdict.JE, tests_passed=0, result=None, error="odd \ud800 text", worker="w:1")
-    with ResultStore(tmp_path / "out") as store:
-        store.record(task, outcome)
-    with ResultStore(tmp_path / "out") as store:
-        stored = store.results()
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, task, outcome)
+    with ResultsDatabase(tmp_path / "out") as database:
+        stored = database.results()
 
     assert list(stored) == [(student, "add")]
     assert stored[student, "add"].fingerprint.source_path == f"{student}/add.py"
     assert stored[student, "add"].error == "odd \ud800 text"
-    with ResultStore(tmp_path / "out") as store:
-        store.record(task, _outcome(Verdict.AC))
-        assert list(store.results()) == [(student, "add")]
+    with ResultsDatabase(tmp_path / "out") as database:
+        record_task(database, task, _outcome(Verdict.AC))
+        assert list(database.results()) == [(student, "add")]
 
 
 def test_a_database_from_elsewhere_is_refused(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "results.sqlite").write_text("not a database, just text" * 100)
     with pytest.raises(JudgeError, match="not a results database"):
-        ResultStore(tmp_path / "out")
+        ResultsDatabase(tmp_path / "out")
     with sqlite3.connect(tmp_path / "newer.sqlite") as connection:
         connection.execute("PRAGMA user_version=99")
     (tmp_path / "newer").mkdir()
     (tmp_path / "newer.sqlite").rename(tmp_path / "newer" / "results.sqlite")
     with pytest.raises(JudgeError, match="schema 99"):
-        ResultStore(tmp_path / "newer")
+        ResultsDatabase(tmp_path / "newer")
 
 
 # --- gradebook and report ----------------------------------------------------------------------------------------

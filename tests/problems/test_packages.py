@@ -18,7 +18,7 @@ from xml.etree import ElementTree
 import pytest
 
 from judge.batch.packing import ProblemPack
-from judge.batch.problems import load_problems
+from judge.problems.scan import load_problems
 from judge.errors import SpecError
 from judge.problems.expectations import Expectation
 from judge.problems.load import load_problem_folder

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from judge.errors import SpecError
+from judge.intake import natural_key
 from judge.problems.folder import load_problem
-from judge.problems.model import natural_key
 
 VALID = """\
 id: "1000"

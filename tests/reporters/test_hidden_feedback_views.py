@@ -23,7 +23,7 @@ from hidden_leak import (
 
 from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
-from judge.grading.store import Fingerprint, StoredResult
+from judge.grading.results_db import Fingerprint, StoredResult
 from judge.judging.feedback import STUDENT
 from judge.judging.results import SubmissionResult
 from judge.reporters import gradebook as gradebook_views

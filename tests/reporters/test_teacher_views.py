@@ -10,15 +10,16 @@ import time
 import pytest
 from rich.console import Console
 
-from judge.batch.packing import ProblemPack, SourceFile
+from judge.batch.packing import ProblemPack
 from judge.batch.progress import BatchProgress
 from judge.batch.tasks import SubmissionTask
 from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
 from judge.grading.session import Interrupted
-from judge.grading.store import Fingerprint, StoredResult
+from judge.grading.results_db import Fingerprint, StoredResult
 from judge.judging.feedback import HIDDEN_NOTICE
 from judge.judging.results import CaseResult, SubmissionHeader, SubmissionResult
+from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.reporters.gradebook.page import render
 from judge.reporters.stress.summary import StressLines
@@ -104,7 +105,7 @@ def test_the_status_line_fits_a_narrow_terminal(monkeypatch: pytest.MonkeyPatch)
 def test_the_bar_names_the_running_pairs_with_their_time() -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=True, width=200)
-    task = SubmissionTask("lee\x1b[2J", "lee/2580.py", SourceFile("2580.py", b""),
+    task = SubmissionTask("lee\x1b[2J", "lee/2580.py", SourceFiles("2580.py", b""),
                      ProblemPack("2580", (), 44), RunOptions())
     with BatchProgress(2, enabled=True, console=console, time_limits={"2580": 1.0}) as progress:
         progress.started(task)
@@ -124,7 +125,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 def test_the_running_pairs_fit_an_80_column_terminal_cutting_names_not_times() -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=True, width=80)
-    tasks = [SubmissionTask(f"student-with-a-rather-long-name-{n}", f"s{n}/2580.py", SourceFile("2580.py", b""),
+    tasks = [SubmissionTask(f"student-with-a-rather-long-name-{n}", f"s{n}/2580.py", SourceFiles("2580.py", b""),
                             ProblemPack("2580", (), 44), RunOptions()) for n in (1, 2)]
     with BatchProgress(3, enabled=True, console=console, time_limits={"2580": 1.0}) as progress:
         for task in tasks:

@@ -23,7 +23,7 @@ from grade_helpers import judge_main, write_problem
 
 from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
-from judge.grading.store import Fingerprint, StoredResult
+from judge.grading.results_db import Fingerprint, StoredResult
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.problems.expectations import Expectation
 from judge.reporters.gradebook import GRADEBOOK_VIEWS

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, tmpfs, write_problem
+from conftest import ROOT, mounted_tmpfs, write_problem
 
 LINE_BYTES = 38 * 1024 * 1024
 LONG_LINE = "import sys\nsys.stdout.write('x' * int(input()) + '\\n')\n"
@@ -39,7 +39,7 @@ def judged(tmp_path: Path, temporary: Path, sandbox: str) -> tuple[int, dict, st
 
 
 def test_a_correct_program_filling_the_judges_temp_folder_is_je(tmp_path: Path, sandbox: str) -> None:
-    with tmpfs(tmp_path / "small", "36m") as small:
+    with mounted_tmpfs(tmp_path / "small", "36m") as small:
         code, report, stderr = judged(tmp_path, small, sandbox)
     assert code == 3, (report, stderr)
     cases = report["cases"]
@@ -50,7 +50,7 @@ def test_a_correct_program_filling_the_judges_temp_folder_is_je(tmp_path: Path, 
 
 
 def test_the_same_program_with_room_is_accepted(tmp_path: Path, sandbox: str) -> None:
-    with tmpfs(tmp_path / "roomy", "160m") as roomy:
+    with mounted_tmpfs(tmp_path / "roomy", "160m") as roomy:
         code, report, stderr = judged(tmp_path, roomy, sandbox)
     assert code == 0, (report, stderr)
     assert [case["verdict"] for case in report["cases"]] == ["AC", "AC"]

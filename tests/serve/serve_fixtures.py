@@ -17,7 +17,7 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from conftest import ROOT, write_problem
 
-from judge.batch.problems import load_problems
+from judge.problems.scan import load_problems
 from judge.batch.tasks import SubmissionOutcome
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits

@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import judge_cli, tmpfs, write_problem
+from conftest import judge_cli, mounted_tmpfs, write_problem
 from hidden_leak import HIDDEN_MODES, LEAKING_PROGRAM, PROBLEM_ID, SAMPLE_SECRET, leaked, secret, write_leak_problem
 from serve_fixtures import STUDENTS, running_server, write_roster
 
@@ -101,7 +101,7 @@ def test_a_judge_error_names_the_servers_temporary_folder_to_the_teacher_only(tm
     write_roster(tmp_path / "roster.csv")
     source = tmp_path / "sum.py"
     source.write_text("a, b = map(int, input().split())\nprint(a + b)\n", encoding="utf-8")
-    with tmpfs(tmp_path / "small", "36m") as small:
+    with mounted_tmpfs(tmp_path / "small", "36m") as small:
         monkeypatch.setenv("TMPDIR", str(small))  # the server's, and so its judging's
         with running_server(tmp_path) as server:
             done = judge_cli("submit", server.url, "sum", source, "--user", KIM[0], "--password", KIM[2])

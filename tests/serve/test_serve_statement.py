@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from judge.batch.problems import load_problems
+from judge.problems.scan import load_problems
 from judge.serve.statement import statement_image, statement_page
 
 HOSTILE_MARKDOWN = (

@@ -53,11 +53,11 @@ class DaskExecutor:
         return 2 * max(threads, 1)
 
     def submit(self, task: SubmissionTask) -> None:
-        student, problem_id = task.pair
+        owner, problem_id = task.pair
         future = self._client.submit(
             run_task,
             task,
-            key=f"judge-grade-{problem_id}-{student}-{uuid.uuid4().hex}",
+            key=f"judge-grade-{problem_id}-{owner}-{uuid.uuid4().hex}",
             pure=False,
             retries=RETRIES,
         )

@@ -15,12 +15,11 @@ import re
 from pathlib import Path, PurePosixPath
 
 from judge.errors import SpecError, SubmissionError
-from judge.intake import Refused
+from judge.intake import Refused, natural_key
 from judge.languages.detection import detect_language
 from judge.languages.sources import SourceFiles
 from judge.problems.expectations import Expectation, Reference
 from judge.problems.files import resolve_inside
-from judge.problems.model import natural_key
 from judge.problems.packages.submissions_yaml import VERDICTS, SubmissionsConfig
 from judge.verdicts import Verdict
 
@@ -120,20 +119,19 @@ def _reference(
         folder = path.parent.name
         skipped = f"{folder}/ is not a folder the specification defines, and submissions.yaml names none"
         return Reference(path, UNDEFINED, skipped=skipped)
-    if entrypoint is not None and files.main != path and entrypoint not in (files.main.name, files.main.stem):
+    main = files.main_path(path)
+    if entrypoint is not None and files.main and entrypoint not in (main.name, main.stem):
         return Reference(
             path,
             expectation,
-            skipped=(
-                f"submissions.yaml gives the entry point {entrypoint}; judge would run {files.main.name} of this folder"
-            ),
+            skipped=f"submissions.yaml gives the entry point {entrypoint}; judge would run {main.name} of this folder",
         )
     try:
-        detect_language(files.main)
+        detect_language(main)
     except SubmissionError:
-        suffix = files.main.suffix or "extensionless"
+        suffix = main.suffix or "extensionless"
         return Reference(path, expectation, skipped=f"no language judges {suffix} files here")
-    if files.main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
+    if main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
         return Reference(path, expectation, skipped="Python 2 (its #! line says so); judge runs Python 3 only")
     return Reference(path, expectation, listed=listed)
 

@@ -6,15 +6,14 @@ gradebook as the teacher's feedback policy shows it (judging/feedback.py), as ev
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from judge.grading.gradebook import Gradebook
-from judge.grading.out_folder import writing_into
-from judge.grading.store import StoredResult
+from judge.grading.results_db import GRADEBOOK_FOLDER, StoredResult
 from judge.judging.feedback import TEACHER, shown, shown_error
+from judge.output_folder import write_atomically
 from judge.reporters.gradebook import csv_sheet, json_doc, page
 
 
@@ -38,10 +37,10 @@ GRADEBOOK_POLICY = TEACHER
 
 
 def write_views(gradebook: Gradebook, out_dir: Path) -> None:
-    """Every view of the registry into `out_dir`."""
+    """Every view of the registry into `out_dir`, each replaced whole (a full disk: the gradebook folder's line)."""
     seen = as_seen(gradebook, GRADEBOOK_POLICY)
     for view in GRADEBOOK_VIEWS.values():
-        write_atomically(out_dir / view.file_name, view.render(seen))
+        write_atomically(out_dir / view.file_name, view.render(seen), GRADEBOOK_FOLDER)
 
 
 def as_seen(gradebook: Gradebook, policy: str) -> Gradebook:
@@ -55,17 +54,3 @@ def as_seen(gradebook: Gradebook, policy: str) -> Gradebook:
 def _seen(stored: StoredResult, policy: str) -> StoredResult:
     result = shown(stored.result, policy).result if stored.result is not None else None
     return dataclasses.replace(stored, result=result, error=shown_error(stored.error, policy))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a gradebook. A full disk is the one
-    line naming the folder (grading/out_folder.py), and the failed write removes its temporary file rather than
-    leave it taking the space. `judge similarity` writes its files through here too."""
-    partial_path = path.with_name(f".{path.name}.partial")
-    with writing_into(path.parent):
-        try:
-            partial_path.write_text(text, encoding="utf-8")
-        except OSError:
-            partial_path.unlink(missing_ok=True)
-            raise
-        os.replace(partial_path, path)

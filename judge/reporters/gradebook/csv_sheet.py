@@ -15,7 +15,7 @@ import csv
 import io
 
 from judge.grading.gradebook import Gradebook, format_score
-from judge.grading.store import StoredResult
+from judge.grading.results_db import StoredResult
 from judge.inert import csv_cell
 
 UTF8_BOM = "\ufeff"

@@ -1,18 +1,19 @@
-"""The problem scanner of every batch (`judge verify`, `judge grade`): which problem folders a folder holds.
+"""The problem scanner: which problem folders a folder holds, for every command given a problems folder (`judge
+verify`, `grade`, `similarity`, `serve`).
 
-One rule for both commands: entries in natural order (`2` before `10`), hidden entries skipped, links not
+One rule for all of them: entries in natural order (`2` before `10`), hidden entries skipped, links not
 followed, and each problem's id must be its folder's name (so no two folders share an id, and a copied folder
 that kept the old id is an error, not a problem that silently matches no submission).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from judge.errors import JudgeError, SpecError
+from judge.intake import visible_entries
 from judge.problems.load import load_problem_folder
-from judge.problems.model import SPEC_FILE, Problem, natural_key
+from judge.problems.model import SPEC_FILE, Problem
 from judge.suggest import nearby_path
 
 
@@ -55,19 +56,3 @@ def require_id_is_folder_name(problem: Problem) -> None:
             f"{problem.root / SPEC_FILE}: id: {problem.id!r} differs from its folder's name "
             f'{problem.root.name!r}; set id: "{problem.root.name}" (or rename the folder)'
         )
-
-
-def visible_entries(folder: Path, *, missing_ok: bool = False) -> list[os.DirEntry[str]]:
-    """The entries of a folder that are not hidden, in natural order (so reports list them the same each run).
-
-    Entries are not followed: ask them `is_dir(follow_symlinks=False)` or their `stat`. With `missing_ok`, a folder that
-    cannot be listed has no entries.
-    """
-    try:
-        with os.scandir(folder) as listing:
-            entries = [entry for entry in listing if not entry.name.startswith(".")]
-    except OSError:
-        if missing_ok:
-            return []
-        raise
-    return sorted(entries, key=lambda entry: natural_key(entry.name))

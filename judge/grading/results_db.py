@@ -1,4 +1,6 @@
-"""results.sqlite: one row per (student, problem), written as each result arrives.
+"""results.sqlite, the results database of a gradebook folder: one row per (student, problem), written as each
+result arrives. (`judge serve` keeps its own database, judge/serve/store.py; this one is what `judge grade` and
+serve's export write.)
 
 Only the grading process writes (workers return outcomes, they never touch the database), one transaction per
 result, in WAL mode with synchronous=NORMAL: a committed row survives the judge being killed (SIGKILL, crash),
@@ -10,6 +12,7 @@ when the source, the problem's judging files or the judge's version changed, or 
 failed, which says nothing about the student, so it is worth retrying). A `--force` run first lists every pair it
 will judge in `judge_again`, and each result it records takes its pair off the list, so a forced run that was
 stopped is resumed by a plain run like any other: what it did not reach is judged, what it did is kept.
+A row is recorded from what it needs: its pair, its fingerprint and the outcome (`record`), whoever judged it.
 
 Names come from the class folder, and a name that is not UTF-8 reaches Python as a str with lone surrogates
 (`\\udcff` for the byte 0xff), which sqlite3 cannot encode. Such text is stored as a BLOB of its UTF-8 encoding with
@@ -19,7 +22,6 @@ Every other text stays TEXT, as before, so older databases read the same.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -31,14 +33,16 @@ from typing import TypeAlias
 from judge import __version__
 from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError
-from judge.grading.out_folder import write_failure, writing_into
 from judge.judging.results import SubmissionResult
+from judge.output_folder import FolderWords, write_failure, writing_into
 from judge.verdicts import Verdict
 
 Stored: TypeAlias = str | bytes
 """Text as a column holds it: TEXT when it is valid UTF-8, else a BLOB (see the module's docstring)."""
 
 DATABASE_NAME = "results.sqlite"
+GRADEBOOK_FOLDER = FolderWords("the gradebook folder", "run the same command again to resume")
+"""How every writer of the --out folder (this database, the gradebook views, the lock) tells a full disk."""
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -77,8 +81,10 @@ class Fingerprint:
     judge_version: str
 
     @classmethod
-    def of(cls, task: SubmissionTask) -> Fingerprint:
-        return cls(task.source_path, task.source.sha256, task.problem.digest, __version__)
+    def of(cls, task: SubmissionTask, judge_version: str = __version__) -> Fingerprint:
+        """The task's: to compare with a stored row (this judge's version), or to record its outcome (the
+        version that judged it, which a Dask worker reports)."""
+        return cls(task.source_path, task.source.sha256, task.problem.digest, judge_version)
 
 
 @dataclass(frozen=True)
@@ -103,13 +109,13 @@ class StoredResult:
         return self.fingerprint == fingerprint and self.verdict is not Verdict.JE and not self.to_judge_again
 
 
-class ResultStore:
+class ResultsDatabase:
     """The results database of one `--out` folder. Use as a context manager; not shared between processes."""
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         self.path = out_dir / DATABASE_NAME
-        with writing_into(out_dir):
+        with writing_into(out_dir, GRADEBOOK_FOLDER):
             out_dir.mkdir(parents=True, exist_ok=True)
             self._connection = sqlite3.connect(self.path)
             try:
@@ -133,11 +139,11 @@ class ResultStore:
             self._connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._connection.commit()
         except sqlite3.DatabaseError as error:
-            if write_failure(error, self.out_dir) is not None:
+            if write_failure(error, self.out_dir, GRADEBOOK_FOLDER) is not None:
                 raise
             raise JudgeError(f"{self.path}: not a results database ({error}); use another --out folder") from None
 
-    def __enter__(self) -> ResultStore:
+    def __enter__(self) -> ResultsDatabase:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -145,7 +151,8 @@ class ResultStore:
 
     def results(self) -> dict[Pair, StoredResult]:
         """Every stored row, keyed by (student, problem id)."""
-        with writing_into(self.out_dir):  # a read in WAL mode may have to create the shared-memory file
+        # A read in WAL mode may have to create the shared-memory file.
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):
             rows = self._connection.execute(
                 "SELECT student, problem_id, source_path, source_sha256, problem_hash, judge_version, verdict,"
                 " tests_passed, tests_total, report_json, error, worker, judged_at FROM results"
@@ -190,7 +197,7 @@ class ResultStore:
     def judge_again(self, pairs: Iterable[Pair]) -> None:
         """A --force run starts: `pairs` count as stale until each is recorded again (the list of an earlier forced
         run is replaced)."""
-        with writing_into(self.out_dir):
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):
             self._connection.execute("DELETE FROM judge_again")
             self._connection.executemany(
                 "INSERT OR IGNORE INTO judge_again VALUES (?, ?)",
@@ -198,29 +205,27 @@ class ResultStore:
             )
             self._connection.commit()
 
-    def record(self, task: SubmissionTask, outcome: SubmissionOutcome) -> StoredResult:
-        """Write (or replace) the pair's row and commit, so it survives whatever happens next; the row as
-        `results` would read it back."""
-        fingerprint = Fingerprint.of(task)
-        judged_at = datetime.now(UTC).isoformat(timespec="microseconds")
-        with writing_into(self.out_dir):  # a failed transaction is rolled back when the store closes
-            self._write(task, outcome, fingerprint, judged_at)
-        return StoredResult(
-            task.student,
-            task.problem.problem_id,
-            dataclasses.replace(fingerprint, judge_version=outcome.judge_version),
+    def record(
+        self, pair: Pair, fingerprint: Fingerprint, outcome: SubmissionOutcome, tests_total: int
+    ) -> StoredResult:
+        """Write (or replace) `pair`'s row, `outcome` on a problem of `tests_total` tests judged from what
+        `fingerprint` names, and commit, so it survives whatever happens next; the row as `results` reads it back."""
+        row = StoredResult(
+            *pair,
+            fingerprint,
             outcome.verdict,
             outcome.tests_passed,
-            task.problem.test_count,
+            tests_total,
             outcome.result,
             outcome.error,
             outcome.worker,
-            judged_at,
+            judged_at=datetime.now(UTC).isoformat(timespec="microseconds"),
         )
+        with writing_into(self.out_dir, GRADEBOOK_FOLDER):  # a failed transaction is rolled back on close
+            self._write(row)
+        return row
 
-    def _write(
-        self, task: SubmissionTask, outcome: SubmissionOutcome, fingerprint: Fingerprint, judged_at: str
-    ) -> None:
+    def _write(self, row: StoredResult) -> None:
         """The upsert of one pair's row, committed."""
         self._connection.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -231,24 +236,24 @@ class ResultStore:
             " report_json=excluded.report_json, error=excluded.error, worker=excluded.worker,"
             " judged_at=excluded.judged_at",
             (
-                _stored(task.student),
-                _stored(task.problem.problem_id),
-                _stored(fingerprint.source_path),
-                fingerprint.source_sha256,
-                fingerprint.problem_hash,
-                outcome.judge_version,
-                outcome.verdict.short,
-                outcome.tests_passed,
-                task.problem.test_count,
-                json.dumps(outcome.result.to_dict()) if outcome.result is not None else None,  # ASCII: \udcff escapes
-                _stored(outcome.error),
-                _stored(outcome.worker),
-                judged_at,
+                _stored(row.student),
+                _stored(row.problem_id),
+                _stored(row.fingerprint.source_path),
+                row.fingerprint.source_sha256,
+                row.fingerprint.problem_hash,
+                row.fingerprint.judge_version,
+                row.verdict.short,
+                row.tests_passed,
+                row.tests_total,
+                json.dumps(row.result.to_dict()) if row.result is not None else None,  # ASCII: \udcff escapes
+                _stored(row.error),
+                _stored(row.worker),
+                row.judged_at,
             ),
         )
         self._connection.execute(
             "DELETE FROM judge_again WHERE student = ? AND problem_id = ?",
-            (_stored(task.student), _stored(task.problem.problem_id)),
+            (_stored(row.student), _stored(row.problem_id)),
         )
         self._connection.commit()
 
