@@ -1,6 +1,8 @@
 """The command line: `judge run`, `verify`, `grade`, `stress`, `similarity`, `answers`, `doctor`, `cluster`,
 `serve`, `submit`, one module each, imported only when its command runs (`COMMANDS`), so `judge run` never pays
-for the gradebook, Dask, Hypothesis, copydetect, cryptography, the web server or `doctor`.
+for the gradebook, Dask, Hypothesis, copydetect, cryptography, the web server or `doctor`. The options the commands
+share are decoded once, by options.py (a `RunOptions`, the report format) and executor_options.py (an
+`ExecutorChoice`), which refuse a contradiction among them before the command starts.
 
 `main` is the one place where whatever a command raises becomes a line on stderr and an `ExitCode`: bad input
 from a person exits 2, a failure of the judge (judge/judging/failures.py) or a bug in it exits 3. Never a traceback.

@@ -8,7 +8,7 @@ import click
 
 from judge.answers import OVERWRITTEN, UNCHANGED, WRITTEN, reference_for, write_answers
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import sandbox_choice, sandbox_options, source_limit_option
+from judge.cli.options import SANDBOX, SOURCE_LIMIT, language, run_options
 from judge.inert import for_terminal
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
@@ -23,30 +23,14 @@ from judge.problems.load import load_problem_folder
     help="The solution whose output becomes the answers [default: the first file in SUBMISSIONS_DIR/<id>/accepted/].",
 )
 @click.option("--submissions-dir", type=click.Path(path_type=Path), default=Path("submissions"), show_default=True)
-@click.option("--lang", metavar="KEY", help="The reference's language key, instead of guessing from the extension.")
 @click.option("--force", is_flag=True, help="Overwrite .ans files that differ from the reference's output.")
-@source_limit_option
-@sandbox_options
+@run_options(language("The reference's"), SOURCE_LIMIT, SANDBOX)
 def answers_command(
-    problem: Path,
-    reference: Path | None,
-    submissions_dir: Path,
-    lang: str | None,
-    force: bool,
-    source_limit: int | None,
-    sandbox: str,
-    require_sandbox: bool,
-    containment: str | None,
+    problem: Path, reference: Path | None, submissions_dir: Path, force: bool, options: RunOptions
 ) -> int:
     """Write PROBLEM's tests/<name>.ans from a reference solution's output, run as `judge run` runs it."""
     loaded = load_problem_folder(problem, require_answers=False)
     source = reference_for(loaded, submissions_dir, reference)
-    options = RunOptions(
-        language=lang,
-        sandbox=sandbox_choice(sandbox, require_sandbox),
-        containment=containment,
-        source_limit_kib=source_limit,
-    )
     written = write_answers(loaded, source, options, force=force)
     for answer in written:
         click.echo(for_terminal(f"{answer.status:<11} {answer.path}"))

@@ -16,19 +16,12 @@ import click
 from judge.batch.executors import ExecutorChoice
 from judge.batch.progress import BatchProgress
 from judge.class_folder import LayoutChoice
+from judge.cli.executor_options import executor_options
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import (
-    default_jobs,
-    executor_options,
-    sandbox_choice,
-    sandbox_options,
-    source_limit_option,
-)
-from judge.cluster.address import scheduler_target
-from judge.errors import JudgeError
+from judge.cli.options import SANDBOX, SOURCE_LIMIT, handing, run_options
 from judge.grading.session import GradeRequest, GradeSummary, Interrupted, grade
 from judge.inert import for_terminal
-from judge.options import RunOptions, SandboxChoice
+from judge.options import RunOptions
 from judge.reporters.gradebook import write_views
 from judge.reporters.stress.summary import StressLines
 from judge.reporters.terminal_text import counted
@@ -56,19 +49,26 @@ from judge.verdicts import Verdict
 @executor_options
 @click.option("--force", is_flag=True, help="Judge every pair again, even those with an up-to-date result.")
 @click.option("--partial", is_flag=True, help="Score the fraction of tests passed instead of 1 per accepted problem.")
-@click.option(
-    "--stress",
-    is_flag=True,
-    help="For every WA pair, search for the smallest failing input (judge "
-    "stress) and show it on the pair's page in report.html.",
-)
-@click.option(
-    "--stress-budget",
-    type=click.FloatRange(min=0, min_open=True),
-    default=20.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long --stress searches per WA pair.",
+@handing(
+    "stress_budget",
+    ("stress", "stress_budget"),
+    lambda stress, stress_budget: stress_budget if stress else None,
+    (
+        click.option(
+            "--stress",
+            is_flag=True,
+            help="For every WA pair, search for the smallest failing input (judge "
+            "stress) and show it on the pair's page in report.html.",
+        ),
+        click.option(
+            "--stress-budget",
+            type=click.FloatRange(min=0, min_open=True),
+            default=20.0,
+            show_default=True,
+            metavar="SECONDS",
+            help="How long --stress searches per WA pair.",
+        ),
+    ),
 )
 @click.option(
     "--submissions-dir",
@@ -77,55 +77,40 @@ from judge.verdicts import Verdict
     show_default=True,
     help="Where --stress finds each problem's accepted reference (<dir>/<id>/accepted/).",
 )
-@source_limit_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
-@sandbox_options
-@click.pass_context
+@run_options(SOURCE_LIMIT, SANDBOX)
 def grade_command(
-    ctx: click.Context,
     problems_dir: Path,
     class_dir: Path,
     out_dir: Path,
     layout: LayoutChoice,
-    jobs: int | None,
-    scheduler: str | None,
-    cluster_dir: Path | None,
-    insecure: bool,
+    executor: ExecutorChoice,
     force: bool,
     partial: bool,
-    stress: bool,
-    stress_budget: float,
+    stress_budget: float | None,
     submissions_dir: Path,
-    source_limit: int | None,
     quiet: bool,
-    sandbox: SandboxChoice,
-    require_sandbox: bool,
-    containment: str | None,
-) -> None:
+    options: RunOptions,
+) -> int:
     """Judge every student's submission to every problem and write a gradebook.
 
     Results are stored as they arrive; running the same command again judges only the pairs that are missing
     or whose source, problem or judge version changed (or that a stopped --force run did not reach).
     """
-    if jobs is not None and scheduler is not None:
-        raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
-    stress_lines = StressLines(lambda line: click.echo(line, err=True)) if stress and not quiet else None
+    stress_lines = (
+        StressLines(lambda line: click.echo(line, err=True)) if stress_budget is not None and not quiet else None
+    )
     request = GradeRequest(
         problems_dir=problems_dir,
         class_dir=class_dir,
         out_dir=out_dir,
         layout=layout,
-        executor=ExecutorChoice(
-            jobs=jobs or default_jobs(),
-            scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None,
-        ),
-        options=RunOptions(
-            sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment, source_limit_kib=source_limit
-        ),
+        executor=executor,
+        options=options,
         force=force,
         partial=partial,
         show_progress=BatchProgress.wanted(quiet=quiet),
-        stress_budget=stress_budget if stress else None,
+        stress_budget=stress_budget,
         stress_told=stress_lines,
         submissions_dir=submissions_dir,
     )
@@ -133,7 +118,7 @@ def grade_command(
         summary = grade(request, lambda gradebook: write_views(gradebook, out_dir))
     except Interrupted as stop:
         click.echo(f"judge grade: {stop}", err=True)
-        ctx.exit(ExitCode.for_signal(stop.signal_number))
+        return ExitCode.for_signal(stop.signal_number)
     if stress_lines:
         stress_lines.finish()
     if not quiet:
@@ -141,7 +126,8 @@ def grade_command(
     if summary.gradebook.judge_failed:
         failed = sum(result.verdict is Verdict.JE for result in summary.gradebook.results.values())
         click.echo(f"judge grade: the judge failed on {failed} pair(s) (JE); see {out_dir / 'report.html'}", err=True)
-        ctx.exit(ExitCode.JUDGE_FAILED)
+        return ExitCode.JUDGE_FAILED
+    return ExitCode.ACCEPTED
 
 
 def _print_summary(summary: GradeSummary, out_dir: Path) -> None:

@@ -1,52 +1,101 @@
-"""Command-line options shared by the commands that run submissions (`run`, `verify`, `grade`)."""
+"""Command-line options shared by the commands, each family decoded once, here: a command is handed a ready
+`RunOptions` (`run_options`) and report format (`format_options`) instead of the raw values of their options, and
+judge/cli/executor_options.py hands the commands that judge many submissions their `ExecutorChoice`. Options that
+contradict each other are refused here, in one line naming them and the fix (exit 2), before the command starts.
+"""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TypeVar, get_args
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, get_args
 
 import click
 
-from judge.options import MAX_SOURCE_LIMIT_KIB, SandboxChoice
+from judge.options import MAX_SOURCE_LIMIT_KIB, RunOptions, SandboxChoice
 from judge.runner.containment.choice import CONTAINMENT_NAMES
 
-Command = TypeVar("Command", bound=Callable[..., object])
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
-def sandbox_options(function: Command) -> Command:
-    """`--sandbox auto|bwrap|none`, `--require-sandbox` (combine them with `sandbox_choice`) and
-    `--containment cgroup|proc|portable`."""
-    function = click.option(
-        "--containment",
-        type=click.Choice(CONTAINMENT_NAMES),
-        default=None,
-        help="How runs are contained and measured (default: the best this machine has; `judge doctor` lists them).",
-    )(function)
-    function = click.option(
-        "--sandbox",
-        type=click.Choice(get_args(SandboxChoice)),
-        default="auto",
-        show_default=True,
-        help="bwrap confines submissions; auto uses it when it works here.",
-    )(function)
-    return click.option("--require-sandbox", is_flag=True, help="Refuse to run (exit 2) unless bwrap works here.")(
-        function
+def handing(into: str, names: Sequence[str], decode: Callable[..., object], options: Sequence[Decorator]) -> Decorator:
+    """Add `options` (click.option decorators, in the order --help lists them) to a command, and hand the command
+    one parameter `into` in place of their values (the parameters `names`): `decode(**values)`, called before the
+    command's body runs, so what it refuses stops the command before anything starts."""
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)  # keeps the options already attached to `function` (click's __click_params__)
+        def command(*args: Any, **given: Any) -> Any:
+            decoded = decode(**{name: given.pop(name) for name in names})
+            return function(*args, **given, **{into: decoded})
+
+        decorated: Callable[..., Any] = command
+        for option in reversed(options):  # click lists the last-applied option first
+            decorated = option(decorated)
+        return decorated
+
+    return decorate
+
+
+@dataclass(frozen=True)
+class RunOptionGroup:
+    """Options that --help lists together, and the `RunOptions` fields they set: `fields`, called with the options'
+    values as the keyword arguments `names` (by default the values are the fields)."""
+
+    names: tuple[str, ...]
+    options: tuple[Decorator, ...]
+    fields: Callable[..., dict[str, Any]] = dict
+
+
+def run_options(*groups: RunOptionGroup, **fixed: Any) -> Decorator:
+    """Hand the command `options: RunOptions`: the fields the `groups`' options set, and those `fixed` for it."""
+
+    def decode(**values: Any) -> RunOptions:
+        fields: dict[str, Any] = dict(fixed)
+        for group in groups:
+            fields |= group.fields(**{name: values[name] for name in group.names})
+        return RunOptions(**fields)
+
+    names = [name for group in groups for name in group.names]
+    return handing("options", names, decode, [option for group in groups for option in group.options])
+
+
+def language(whose: str) -> RunOptionGroup:
+    """`--lang KEY`, the language of `whose` source (`The submission's`), instead of its extension's."""
+    return RunOptionGroup(
+        ("language",),
+        (
+            click.option(
+                "--lang",
+                "language",
+                metavar="KEY",
+                help=f"{whose} language key (python3, pypy3, java, c, cpp, ...), instead of guessing "
+                "from the extension.",
+            ),
+        ),
     )
 
 
-def source_limit_option(function: Command) -> Command:
-    """`--source-limit KIB`: a source larger than this is refused unread (default: the problem's source_limit)."""
-    return click.option(
-        "--source-limit",
-        "source_limit",
-        metavar="KIB",
-        type=click.IntRange(1, MAX_SOURCE_LIMIT_KIB),
-        default=None,
-        help="Refuse sources larger than this many KiB, unread (default: each "
-        "problem's source_limit, 64 unless its problem.yaml says otherwise).",
-    )(function)
+FAIL_FAST = RunOptionGroup(
+    ("fail_fast",), (click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted."),)
+)
+
+SOURCE_LIMIT = RunOptionGroup(
+    ("source_limit_kib",),
+    (
+        click.option(
+            "--source-limit",
+            "source_limit_kib",
+            metavar="KIB",
+            type=click.IntRange(1, MAX_SOURCE_LIMIT_KIB),
+            default=None,
+            help="Refuse sources larger than this many KiB, unread (default: each "
+            "problem's source_limit, 64 unless its problem.yaml says otherwise).",
+        ),
+    ),
+)
+"""`--source-limit KIB`: a source larger than this is refused unread (default: the problem's source_limit)."""
 
 
 def sandbox_choice(sandbox: str, require_sandbox: bool) -> SandboxChoice:
@@ -61,29 +110,52 @@ def sandbox_choice(sandbox: str, require_sandbox: bool) -> SandboxChoice:
     raise click.UsageError(f"--sandbox {sandbox}: use one of {', '.join(get_args(SandboxChoice))}")
 
 
-def default_jobs() -> int:
-    """The cores this process may run on (fewer than os.cpu_count() under taskset or a container quota)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def format_options(choices: Iterable[str]) -> Callable[[Command], Command]:
-    """`--format NAME` (one of `choices`, text by default) and `--json`, kept as an alias of `--format json`;
-    combine them with `chosen_format`."""
-    names = sorted(choices)
-
-    def decorate(function: Command) -> Command:
-        function = click.option(
-            "--json", "as_json", is_flag=True, help="The same as --format json (kept for scripts that use it)."
-        )(function)
-        return click.option(
-            "--format",
-            "report_format",
-            type=click.Choice(names),
+SANDBOX = RunOptionGroup(
+    ("require_sandbox", "sandbox", "containment"),
+    (
+        click.option("--require-sandbox", is_flag=True, help="Refuse to run (exit 2) unless bwrap works here."),
+        click.option(
+            "--sandbox",
+            type=click.Choice(get_args(SandboxChoice)),
+            default="auto",
+            show_default=True,
+            help="bwrap confines submissions; auto uses it when it works here.",
+        ),
+        click.option(
+            "--containment",
+            type=click.Choice(CONTAINMENT_NAMES),
             default=None,
-            help="How to print the report [default: text].",
-        )(function)
+            help="How runs are contained and measured (default: the best this machine has; `judge doctor` lists them).",
+        ),
+    ),
+    lambda require_sandbox, sandbox, containment: {
+        "sandbox": sandbox_choice(sandbox, require_sandbox),
+        "containment": containment,
+    },
+)
+"""`--sandbox auto|bwrap|none`, `--require-sandbox` and `--containment cgroup|proc|portable`."""
 
-    return decorate
+
+def format_options(choices: Iterable[str]) -> Decorator:
+    """`--format NAME` (one of `choices`, text by default) and `--json`, kept as an alias of `--format json`: the
+    command is handed `report_format`, the one format asked for."""
+    return handing(
+        "report_format",
+        ("report_format", "as_json"),
+        chosen_format,
+        (
+            click.option(
+                "--format",
+                "report_format",
+                type=click.Choice(sorted(choices)),
+                default=None,
+                help="How to print the report [default: text].",
+            ),
+            click.option(
+                "--json", "as_json", is_flag=True, help="The same as --format json (kept for scripts that use it)."
+            ),
+        ),
+    )
 
 
 def chosen_format(report_format: str | None, as_json: bool) -> str:
@@ -93,38 +165,3 @@ def chosen_format(report_format: str | None, as_json: bool) -> str:
             f"--json means --format json, so it cannot go with --format {report_format}; give one of them"
         )
     return "json" if as_json else report_format or "text"
-
-
-def executor_options(function: Command) -> Command:
-    """Where the judging runs, for every command that judges many submissions (grade, serve): `-j/--jobs` local
-    worker processes, or a Dask cluster (`scheduler_options`)."""
-    function = click.option(
-        "-j",
-        "--jobs",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Worker processes judging at once (default: the number of cores).",
-    )(function)
-    return scheduler_options(function)
-
-
-def scheduler_options(function: Command) -> Command:
-    """`--scheduler tls://HOST:PORT`, `--cluster-dir DIR` (its certificates) and `--insecure` (plain tcp off
-    loopback); combine them with judge.cluster.address.scheduler_target."""
-    function = click.option(
-        "--insecure",
-        is_flag=True,
-        help="Allow a plain tcp:// scheduler off this machine: anyone who reaches it runs code on every worker.",
-    )(function)
-    function = click.option(
-        "--cluster-dir",
-        type=click.Path(path_type=Path),
-        envvar="JUDGE_CLUSTER_DIR",
-        default=None,
-        help="The folder judge cluster init made, for a tls:// scheduler [env: JUDGE_CLUSTER_DIR].",
-    )(function)
-    return click.option(
-        "--scheduler",
-        metavar="tls://HOST:PORT",
-        help="Send the work to this Dask scheduler (judge cluster scheduler) instead of local worker processes.",
-    )(function)

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
+from judge.cli.options import FAIL_FAST, SANDBOX, SOURCE_LIMIT, format_options, language, run_options
 from judge.judging.feedback import POLICIES, shown
 from judge.judging.results import SubmissionResult
 from judge.judging.submission import judge_submission
@@ -27,11 +27,6 @@ from judge.verdicts import Verdict
 @click.command("run")
 @click.argument("problem", type=click.Path(path_type=Path))
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option(
-    "--lang",
-    metavar="KEY",
-    help="Language key (python3, pypy3, java, c, cpp, ...), instead of guessing from the extension.",
-)
 @format_options(REPORTERS)
 @click.option(
     "--feedback",
@@ -41,47 +36,27 @@ from judge.verdicts import Verdict
     help="boj: samples with a diff, hidden tests their verdict only, as BOJ; full: expected vs got on "
     "every test (for the teacher).",
 )
-@click.option("--fail-fast", is_flag=True, help="Stop at the first test that is not accepted.")
-@source_limit_option
-@sandbox_options
-def run_command(
-    problem: Path,
-    source: Path,
-    lang: str | None,
-    report_format: str | None,
-    as_json: bool,
-    feedback: str,
-    fail_fast: bool,
-    source_limit: int | None,
-    sandbox: str,
-    require_sandbox: bool,
-    containment: str | None,
-) -> int:
+@run_options(language("The submission's"), FAIL_FAST, SOURCE_LIMIT, SANDBOX)
+def run_command(problem: Path, source: Path, report_format: str, feedback: str, options: RunOptions) -> int:
     """Judge SOURCE on every test of PROBLEM and print a verdict per test, each as it finishes."""
-    chosen = chosen_format(report_format, as_json)
     loaded = load_problem_folder(problem)
-    options = RunOptions(
-        language=lang,
-        fail_fast=fail_fast,
-        sandbox=sandbox_choice(sandbox, require_sandbox),
-        containment=containment,
-        source_limit_kib=source_limit,
-    )
-    view_stream = sys.stdout if chosen == "text" else sys.stderr
+    view_stream = sys.stdout if report_format == "text" else sys.stderr
     view = TextView(view_stream, feedback=feedback, live=view_stream.isatty())
-    shown_live = chosen == "text" or view_stream.isatty()
+    shown_live = report_format == "text" or view_stream.isatty()
     try:
         result = judge_submission(loaded, source, options, view if shown_live else None)
     except KeyboardInterrupt:  # the runner has killed the running test's processes on its way out
         if shown_live:
             view.interrupted()
         else:
-            click.echo(f"judge: interrupted; no {chosen} document (it is printed when the judging ends)", err=True)
+            click.echo(
+                f"judge: interrupted; no {report_format} document (it is printed when the judging ends)", err=True
+            )
         return ExitCode.INTERRUPTED
     if shown_live:
         view.finish(result)
-    if chosen != "text":
-        REPORTERS[chosen](shown(result, feedback), sys.stdout)
+    if report_format != "text":
+        REPORTERS[report_format](shown(result, feedback), sys.stdout)
     return exit_code(result)
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from judge.batch.executors import ExecutorChoice
-from judge.cli.options import default_jobs, executor_options, sandbox_choice, sandbox_options
-from judge.cluster.address import scheduler_target
+from judge.cli.executor_options import executor_options
+from judge.cli.options import SANDBOX, run_options
 from judge.errors import JudgeError
-from judge.options import RunOptions, SandboxChoice
+from judge.options import RunOptions
 
 DEFAULT_MAX_PENDING = 5
 
@@ -67,7 +67,7 @@ DEFAULT_MAX_PENDING = 5
     show_default=True,
     help="Submissions a student may have waiting for a verdict at once.",
 )
-@sandbox_options
+@run_options(SANDBOX)
 def serve_command(
     problems_dir: Path,
     roster: Path,
@@ -77,21 +77,14 @@ def serve_command(
     certfile: Path | None,
     keyfile: Path | None,
     trusted_proxies: tuple[str, ...],
-    jobs: int | None,
-    scheduler: str | None,
-    cluster_dir: Path | None,
-    insecure: bool,
+    executor: ExecutorChoice,
     max_pending: int,
-    sandbox: SandboxChoice,
-    require_sandbox: bool,
-    containment: str | None,
+    options: RunOptions,
 ) -> None:
     """Serve PROBLEMS to the students of the roster: they submit from a browser (or `judge submit`) and see their
     verdicts live; the teacher signs in with the secret printed at start."""
     from judge.serve.server import ServeRequest, say_on_stderr, serve
 
-    if jobs is not None and scheduler is not None:
-        raise JudgeError("--jobs and --scheduler: choose one; a Dask cluster's size is set by its workers")
     if keyfile is not None and certfile is None:
         raise JudgeError("--keyfile needs --certfile: give the certificate too")
     serve(
@@ -103,11 +96,8 @@ def serve_command(
             port=port,
             certfile=certfile,
             keyfile=keyfile,
-            executor=ExecutorChoice(
-                jobs=jobs or default_jobs(),
-                scheduler=scheduler_target(scheduler, cluster_dir, insecure) if scheduler else None,
-            ),
-            options=RunOptions(sandbox=sandbox_choice(sandbox, require_sandbox), containment=containment),
+            executor=executor,
+            options=options,
             max_pending=max_pending,
             trusted_proxies=proxy_networks(trusted_proxies),
         ),

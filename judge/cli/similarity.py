@@ -9,7 +9,7 @@ from typing import get_args
 import click
 
 from judge.class_folder import LayoutChoice, scan_class, source_limits
-from judge.cli.options import source_limit_option
+from judge.cli.options import SOURCE_LIMIT, run_options
 from judge.options import RunOptions
 from judge.problems.scan import load_problems
 from judge.similarity import DEFAULT_THRESHOLD
@@ -50,7 +50,7 @@ TEMPLATE_LIMIT_BYTES = 1024 * 1024
     help="Folder for similarity.csv and similarity.html (report.html of judge grade links to it).",
 )
 @click.option("--layout", type=click.Choice(get_args(LayoutChoice)), default="auto", show_default=True)
-@source_limit_option
+@run_options(SOURCE_LIMIT)
 def similarity_command(
     class_dir: Path,
     problems_dir: Path,
@@ -58,11 +58,11 @@ def similarity_command(
     threshold: float,
     out_dir: Path,
     layout: LayoutChoice,
-    source_limit: int | None,
+    options: RunOptions,
 ) -> int:
     """Score every pair of students' submissions to the same problem on tokens; print the flagged pairs."""
     problems = load_problems(problems_dir)
-    class_folder = scan_class(class_dir, source_limits(problems, RunOptions(source_limit_kib=source_limit)), layout)
+    class_folder = scan_class(class_dir, source_limits(problems, options), layout)
     from judge.reporters.similarity import TERMINAL, write_files  # copydetect and numpy: this command only
     from judge.similarity import compare_class
     from judge.similarity.templates import read_templates

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from judge.cli.exit_codes import ExitCode
-from judge.cli.options import chosen_format, format_options, sandbox_choice, sandbox_options, source_limit_option
+from judge.cli.options import SANDBOX, SOURCE_LIMIT, format_options, language, run_options
 from judge.inert import for_terminal
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
@@ -63,11 +63,9 @@ PIPE_PROGRESS_SECONDS = 5.0
     help="Keep Hypothesis's failing examples in this folder and try them first next time, instead of "
     "a seed (default: nothing is kept).",
 )
-@click.option("--lang", metavar="KEY", help="The submission's language key, instead of guessing from the extension.")
 @format_options(REPORTERS)
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
-@source_limit_option
-@sandbox_options
+@run_options(language("The submission's"), SOURCE_LIMIT, SANDBOX)
 def stress_command(
     problem: Path,
     source: Path,
@@ -77,17 +75,11 @@ def stress_command(
     max_examples: int,
     seed: int | None,
     database: Path | None,
-    lang: str | None,
-    report_format: str | None,
-    as_json: bool,
+    report_format: str,
     quiet: bool,
-    source_limit: int | None,
-    sandbox: str,
-    require_sandbox: bool,
-    containment: str | None,
+    options: RunOptions,
 ) -> int:
     """Run SOURCE on generated inputs of PROBLEM until one is not accepted, then shrink that input."""
-    shown = chosen_format(report_format, as_json)
     if seed is not None and database is not None:
         raise click.UsageError("--seed and --database: choose one; Hypothesis ignores its database in a seeded run")
     chosen_seed = (
@@ -101,12 +93,7 @@ def stress_command(
         budget_seconds=budget_seconds,
         max_examples=max_examples,
         seed=chosen_seed,
-        options=RunOptions(
-            language=lang,
-            sandbox=sandbox_choice(sandbox, require_sandbox),
-            containment=containment,
-            source_limit_kib=source_limit,
-        ),
+        options=options,
         database=database,
     )
     if not quiet:
@@ -119,7 +106,7 @@ def stress_command(
     result = stress(request, _progress(quiet))
     if not quiet and sys.stderr.isatty():
         click.echo("", err=True)
-    REPORTERS[shown](result, sys.stdout)
+    REPORTERS[report_format](result, sys.stdout)
     return exit_code(result)
 
 
