@@ -68,7 +68,7 @@ def init_command(folder: Path, days: int) -> None:
 def scheduler_command(folder: Path, host: str, port: int, dashboard: bool) -> None:
     """Run the cluster's Dask scheduler with DIR's certificates until Ctrl-C or SIGTERM."""
     files = ClusterFiles(folder).checked()
-    stopped_by = _serve().serve_scheduler(
+    stopped_by = _daemons().run_scheduler(
         files,
         host,
         port,
@@ -106,19 +106,19 @@ def worker_command(folder: Path, scheduler: str, nworkers: int, host: str | None
             f"tls://{str(address).partition('://')[2]}"
         )
     files = ClusterFiles(folder).checked()
-    stopped_by = _serve().serve_workers(
+    stopped_by = _daemons().run_workers(
         files, address, nworkers, host, lambda worker: click.echo(f"worker {worker} joined {address}")
     )
     _say_stopped(f"worker{'s' if nworkers > 1 else ''}", stopped_by)
 
 
-def _serve() -> ModuleType:
-    """judge/cluster/serve.py, once Dask is known to be installed."""
+def _daemons() -> ModuleType:
+    """judge/cluster/daemons.py, once Dask is known to be installed."""
     try:
-        from judge.cluster import serve
+        from judge.cluster import daemons
     except ImportError:
         raise JudgeError(INSTALL) from None
-    return serve
+    return daemons
 
 
 def _say_stopped(what: str, signal_number: int) -> None:

@@ -4,7 +4,7 @@
                       `Security`
     certificates.py   `judge cluster init`: a CA made for this cluster alone, and the one certificate it signs
     address.py        which `--scheduler` addresses a client may use (tls://, or plain tcp:// on loopback only)
-    serve.py          `judge cluster scheduler` / `worker`: Dask's Scheduler and Nannies started with that Security
+    daemons.py        `judge cluster scheduler` / `worker`: Dask's Scheduler and Nannies started with that Security
 
 Dask runs whatever Python a connected client sends, on the scheduler and on every worker; the certificate is
 what stands between the network and root on the workers.

@@ -1,4 +1,5 @@
-"""`judge cluster scheduler` / `worker`: Dask's own Scheduler and Nannies, started with the cluster folder's TLS.
+"""The daemons of `judge cluster scheduler` / `worker`: Dask's own Scheduler and Nannies, started with the cluster
+folder's TLS.
 
 What `dask scheduler` / `dask worker` do, without what they leave open: every listener is tls:// and
 `require_encryption` refuses anything plain; the HTTP server Dask starts in every scheduler and worker, with no
@@ -32,7 +33,7 @@ UNUSED_HTTP = "127.0.0.1:0"
 CONNECT_TIMEOUT = "10s"
 
 
-def serve_scheduler(
+def run_scheduler(
     files: ClusterFiles,
     host: str,
     port: int,
@@ -47,11 +48,11 @@ def serve_scheduler(
     return _run(_scheduler(files.security(), host, port, announce, dashboard), f"tls://{host or '*'}:{port}")
 
 
-def serve_workers(
+def run_workers(
     files: ClusterFiles, scheduler: SchedulerAddress, count: int, host: str | None, announce: Callable[[str], None]
 ) -> int:
     """Run `count` single-threaded workers (each under a Nanny) for `scheduler` until SIGINT or SIGTERM; a
-    scheduler that does not answer first is a JudgeError. Returns as `serve_scheduler`."""
+    scheduler that does not answer first is a JudgeError. Returns as `run_scheduler`."""
     return _run(_workers(files.security(), scheduler, count, host, announce), str(scheduler))
 
 
