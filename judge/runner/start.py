@@ -1,7 +1,7 @@
 """Starting a run's first process, already in the run's control group and under its limits: the `Starter`
 protocol and its records, and the simplest starter, a fork of the judge (`Spawner`: a single run, a compile, a
 validator). The other starter, a launcher process kept for every test of a submission, is judge/runner/launcher/
-(`LaunchServer`); judge/runner/starter_choice.py picks one of the two for a submission's tests.
+(`Launcher`); judge/runner/starter_choice.py picks one of the two for a submission's tests.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.runner.containment.protocol import Containment
-from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
 from judge.runner.sandbox import LAUNCHER_CODE, PROGRAM, Mounts, Sandbox, ToolchainView
 from judge.runner.start import RunLimits, Spawner, Starter
 
@@ -63,8 +63,8 @@ def test_starter(
             if in_box and sandbox.warm_box_uid is not None
             else None
         )
-        with LaunchServer(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as server:
-            yield server
+        with Launcher(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as started:
+            yield started
     finally:
         if home is not None:
             home.close()

@@ -1,6 +1,6 @@
 """The launcher: one process per submission that starts each of its tests, named by side.
 
-- client.py: the judge's side (`LaunchServer`): starts the launcher, asks it to start each run, waits for it.
+- client.py: the judge's side (`Launcher`): starts the launcher, asks it to start each run, waits for it.
 - server.py: the launcher process itself, unconfined or the PID 1 of a warm box.
 - box_init.py: what the launcher does as a warm box's PID 1 (take the box over, reset it between tests).
 - own_limits.py: the rlimits and seccomp filter a process puts on itself.

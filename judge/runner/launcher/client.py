@@ -1,9 +1,9 @@
-"""The judge's side of a launcher process (`LaunchServer`), started once per submission to start every test of it;
+"""The judge's side of a launcher process (`Launcher`), started once per submission to start every test of it;
 the launcher itself is judge/runner/launcher/server.py.
 
 Forking the judge costs what copying a large Python process costs (about 3 ms against 1 ms for the same spawn
 from a small process), and a fresh bubblewrap box per test costs 6-7 ms more, charged to the test's CPU time
-when it runs in the test's control group. A `LaunchServer` pays both once: judge/runner/launcher/server.py runs
+when it runs in the test's control group. A `Launcher` pays both once: judge/runner/launcher/server.py runs
 unconfined or as the PID 1 of one warm box, and starts each test with vfork + exec in the test's own control
 group. A single run (a compile, a validator) is a fork of the judge instead (judge/runner/start.py).
 """
@@ -63,7 +63,7 @@ class WarmBox:
     run_uid: int
 
 
-class LaunchServer:
+class Launcher:
     """A launcher process (server.py) with the rlimits and seccomp filter of one submission.
 
     `command` starts server.py: unconfined, or wrapped by a sandbox to be the PID 1 of a warm `box` (its pids
@@ -206,7 +206,7 @@ class LaunchServer:
         self._process.wait()
         self._stderr.close()
 
-    def __enter__(self) -> LaunchServer:
+    def __enter__(self) -> Launcher:
         return self
 
     def __exit__(self, *_: object) -> None:

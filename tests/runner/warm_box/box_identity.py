@@ -2,7 +2,7 @@
 # every test of a submission in a warm box, different for every test when each gets a box of its own. The inode
 # number of a namespace alone is not enough: Linux 6.1 gives a new box's PID namespace the inode its freed
 # predecessor had, while a network namespace's cookie is a counter the kernel never reuses. Given a name, it first
-# leaves a file of that name in /box (tests/runner/test_launch_server.py makes the launcher's reset fail on it).
+# leaves a file of that name in /box (tests/runner/test_launcher.py makes the launcher's reset fail on it).
 import os
 import socket
 import struct

@@ -14,7 +14,7 @@ import pytest
 from judge.errors import JudgeFailure
 from judge.runner import starter_choice
 from judge.runner.containment.protocol import Contained, Guards
-from judge.runner.launcher.client import JUDGE_PACKAGE, LaunchServer, WarmBox, launcher_command
+from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
 from judge.runner.sandbox import (LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, ToolchainView, bwrap_problem,
                                   choose_sandbox)
 from judge.runner.start import Files, RunLimits
@@ -40,10 +40,10 @@ def fresh_folders(libc, scratch):
 '''
 
 
-def echo(server: LaunchServer, tmp_path: Path) -> int:
-    """Run `echo hello` into tmp_path/out through `server`; its wait status."""
+def echo(launcher: Launcher, tmp_path: Path) -> int:
+    """Run `echo hello` into tmp_path/out through `launcher`; its wait status."""
     with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
-        started = server.start(["/bin/echo", "hello"], tmp_path, {"PATH": "/usr/bin:/bin"},
+        started = launcher.start(["/bin/echo", "hello"], tmp_path, {"PATH": "/usr/bin:/bin"},
                                Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
     exited = started.wait(10)
     assert exited is not None, "echo did not end within 10 s"
@@ -52,16 +52,16 @@ def echo(server: LaunchServer, tmp_path: Path) -> int:
 
 def test_a_launcher_that_cannot_start_fails_every_run_with_its_words(tmp_path: Path) -> None:
     broken = ["/bin/sh", "-c", "echo 'no python here' >&2; exit 3"]
-    with LaunchServer(broken, tmp_path, LIMITS, None, ()) as server:
+    with Launcher(broken, tmp_path, LIMITS, None, ()) as launcher:
         for _ in range(2):  # the second at once, with the same message: not another wait for an answer
             with pytest.raises(JudgeFailure, match="the launcher could not start: no python here"):
-                echo(server, tmp_path)
+                echo(launcher, tmp_path)
 
 
 def test_a_launcher_starts_runs_after_its_answer(tmp_path: Path) -> None:
-    with LaunchServer(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as server:
-        assert echo(server, tmp_path) == 0
-        assert server.starter_rss > 0
+    with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
+        assert echo(launcher, tmp_path) == 0
+        assert launcher.starter_rss > 0
     assert (tmp_path / "out").read_text() == "hello\n"
 
 
@@ -69,31 +69,31 @@ def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: py
     """A launcher that died after a test (nothing known kills it: here the test does) costs the next test
     nothing but a fresh launcher's start, without a word (Ctrl-C of the judge's process group ends launchers too,
     and the command's own last line must stay its last)."""
-    with LaunchServer(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as server:
-        assert echo(server, tmp_path) == 0
-        first = server._process
+    with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
+        assert echo(launcher, tmp_path) == 0
+        first = launcher._process
         first.kill()
-        os.waitid(os.P_PID, first.pid, os.WEXITED | os.WNOWAIT)  # dead, and left to the server to reap
-        assert echo(server, tmp_path) == 0
-        assert server._process is not first
+        os.waitid(os.P_PID, first.pid, os.WEXITED | os.WNOWAIT)  # dead, and left to the `Launcher` to reap
+        assert echo(launcher, tmp_path) == 0
+        assert launcher._process is not first
     assert capfd.readouterr().err == ""
 
 
 def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
     """After a CE no test runs: the launcher, perhaps still starting, is killed and reaped at once."""
     sleeper = ["/bin/sh", "-c", "sleep 60"]
-    server = LaunchServer(sleeper, tmp_path, LIMITS, None, ())
-    pid = server._process.pid
-    server.close()
-    assert server._process.returncode is not None
+    launcher = Launcher(sleeper, tmp_path, LIMITS, None, ())
+    pid = launcher._process.pid
+    launcher.close()
+    assert launcher._process.returncode is not None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
 
 
-def run_in(server: LaunchServer, tmp_path: Path, argv: list[str]) -> str:
-    """Run `argv` through `server`; what it printed."""
+def run_in(launcher: Launcher, tmp_path: Path, argv: list[str]) -> str:
+    """Run `argv` through `launcher`; what it printed."""
     with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
-        started = server.start(argv, PROGRAM, {"PATH": "/usr/bin:/bin"},
+        started = launcher.start(argv, PROGRAM, {"PATH": "/usr/bin:/bin"},
                                Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
     exited = started.wait(10)
     assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
@@ -121,9 +121,9 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
                            Mounts(program_dir=program, launcher_code=code), as_init=True)
     box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid)
     argv = [SYSTEM_PYTHON, f"{PROGRAM}/box_identity.py"]
-    with LaunchServer(command, program, LIMITS, sandbox.syscall_filter, (), box) as server:
-        boxes = [run_in(server, tmp_path, [*argv, "make-the-reset-fail-in-this-test-only"]),
-                 run_in(server, tmp_path, argv), run_in(server, tmp_path, argv)]
+    with Launcher(command, program, LIMITS, sandbox.syscall_filter, (), box) as launcher:
+        boxes = [run_in(launcher, tmp_path, [*argv, "make-the-reset-fail-in-this-test-only"]),
+                 run_in(launcher, tmp_path, argv), run_in(launcher, tmp_path, argv)]
     assert boxes[0] != boxes[1] == boxes[2]
     said = capfd.readouterr().err
     assert "could not be used again after a test" in said and "a fault the test put in" in said, said
