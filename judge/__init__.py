@@ -19,7 +19,7 @@ package's own docstring maps its files.
     judging/         one submission on one problem, source to `SubmissionResult`; the one place a failure is JE
     cluster/         the judge's own Dask cluster: its address and mutual-TLS files
     batch/           many judgings at once (verify, grade, serve): tasks, packing, executors, engine, order,
-                     progress
+                     status bar
     class_folder.py  a class folder read into (student, problem, source) pairs, for grade and similarity
     features         one per command, peers that do not import each other (grading uses stress's package API):
                      grading/ (judge grade), verify/, stress/, similarity/, answers.py, doctor.py

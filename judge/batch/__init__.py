@@ -5,7 +5,7 @@
                    files, as bytes, hashed
     executors/     where tasks run: a local spawn pool with crash isolation, or a Dask cluster (explicit table)
     engine.py      keeps the executor fed, hands back each outcome as it arrives; Ctrl-C and SIGTERM stop it
-    progress.py    the progress bar on stderr, for a person watching
+    status_bar.py  the status bar on stderr (done / total, verdicts, the pairs running), for a person watching
 
 Every task is judged by `judge.judging.submission.judge_submission`, the engine behind `judge run`, so verdicts agree.
 """

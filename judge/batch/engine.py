@@ -18,7 +18,7 @@ from types import FrameType
 
 from judge.batch.executors import Executor, ExecutorChoice, Finished, open_executor
 from judge.batch.order import Estimate, by_test_count, longest_first
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionTask
 
 
@@ -37,18 +37,18 @@ class Stopped(Exception):
 def run_batch(
     tasks: Sequence[SubmissionTask],
     choice: ExecutorChoice,
-    progress: BatchProgress,
+    bar: StatusBar,
     on_finished: Callable[[Finished], None],
     expected: Estimate = by_test_count,
 ) -> None:
     """Judge every task on the executor `choice` names, the longest (by `expected`) first, calling `on_finished`
-    and advancing `progress` per task. With no task, no executor is started (no workers spawned, no cluster
+    and advancing the status `bar` per task. With no task, no executor is started (no workers spawned, no cluster
     contacted)."""
     if not tasks:
         return
     try:
-        with _sigterm_raises(), progress, open_executor(choice) as executor:
-            _feed(longest_first(tasks, expected), executor, progress, on_finished)
+        with _sigterm_raises(), bar, open_executor(choice) as executor:
+            _feed(longest_first(tasks, expected), executor, bar, on_finished)
     except (KeyboardInterrupt, Terminated) as stop:
         raise Stopped(signal.SIGINT if isinstance(stop, KeyboardInterrupt) else signal.SIGTERM) from None
 
@@ -56,7 +56,7 @@ def run_batch(
 def _feed(
     tasks: Sequence[SubmissionTask],
     executor: Executor,
-    progress: BatchProgress,
+    bar: StatusBar,
     on_finished: Callable[[Finished], None],
 ) -> None:
     waiting = deque(tasks)
@@ -65,12 +65,12 @@ def _feed(
         while waiting and in_flight < executor.capacity:
             task = waiting.popleft()
             executor.submit(task)
-            progress.started(task)
+            bar.started(task)
             in_flight += 1
         finished = executor.next_finished()
         in_flight -= 1
         on_finished(finished)
-        progress.advance(finished.outcome.verdict, finished.task.pair)
+        bar.advance(finished.outcome.verdict, finished.task.pair)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from typing import get_args
 import click
 
 from judge.batch.executors import ExecutorChoice
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.class_folder import LayoutChoice
 from judge.cli.executor_options import executor_options
 from judge.cli.exit_codes import ExitCode
@@ -109,7 +109,7 @@ def grade_command(
         options=options,
         force=force,
         partial=partial,
-        show_progress=BatchProgress.wanted(quiet=quiet),
+        show_progress=StatusBar.wanted(quiet=quiet),
         stress_budget=stress_budget,
         stress_told=stress_lines,
         submissions_dir=submissions_dir,

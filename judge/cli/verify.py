@@ -9,7 +9,7 @@ import click
 
 from judge.batch.engine import Stopped
 from judge.batch.executors import ExecutorChoice
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.cli.executor_options import executor_options
 from judge.cli.exit_codes import ExitCode
 from judge.cli.options import SANDBOX, SOURCE_LIMIT, format_options, run_options
@@ -43,14 +43,14 @@ def verify_command(
             f"that holds problems/ and submissions/, or give --problems-dir DIR"
         )
     loaded = select_problems(problems_dir, problems)
-    wanted = report_format == "text" and BatchProgress.wanted(quiet=False)
+    wanted = report_format == "text" and StatusBar.wanted(quiet=False)
     try:
         report = verify(
             loaded,
             submissions_dir,
             options,
             executor,
-            lambda total: BatchProgress(total, enabled=wanted, label="verify", unit="submissions"),
+            lambda total: StatusBar(total, enabled=wanted, label="verify", unit="submissions"),
         )
     except Stopped as stop:
         click.echo("judge verify: interrupted; nothing was verified", err=True)

@@ -19,7 +19,7 @@ from judge.batch.engine import Stopped, run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import Estimate
 from judge.batch.packing import ProblemPack
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import Pair, SubmissionTask
 from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
 from judge.grading.gradebook import Gradebook
@@ -130,7 +130,7 @@ def judge_missing(
             database.judge_again(task.pair for task in todo)
         stored = database.results()  # read once: every result judged now is added as it is written
         if todo:
-            progress = BatchProgress(
+            progress = StatusBar(
                 len(todo),
                 enabled=request.show_progress,
                 label="judging",

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.problems.model import Problem
@@ -36,7 +36,7 @@ def verify(
     submissions_dir: Path,
     options: RunOptions,
     executor: ExecutorChoice,
-    progress: Callable[[int], BatchProgress],
+    progress: Callable[[int], StatusBar],
 ) -> VerifyReport:
     """Validate every problem's data here, then judge every reference submission on the batch engine (the same
     executors as `judge grade`: a spawn pool with crash isolation, or Dask). `progress(total)` makes the display.

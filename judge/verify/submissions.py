@@ -11,7 +11,7 @@ from pathlib import Path
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
@@ -26,7 +26,7 @@ def judge_references(
     pairs: list[tuple[Problem, Reference]],
     options: RunOptions,
     executor: ExecutorChoice,
-    progress: Callable[[int], BatchProgress],
+    progress: Callable[[int], StatusBar],
 ) -> dict[tuple[str, Path], SubmissionCheck]:
     """Judge each reference submission on its problem in one batch; on a problem package, a submission expected to
     be too slow is judged with the time limit × the package's `time_limit_to_tle`: it must fail with that margin."""

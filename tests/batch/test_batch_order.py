@@ -12,7 +12,7 @@ from judge.batch import engine
 from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.order import longest_first
 from judge.batch.packing import ProblemPack
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.grading.session import previous_seconds
 from judge.grading.results_db import ResultsDatabase
@@ -83,6 +83,6 @@ def test_the_engine_submits_the_longest_first(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(engine, "open_executor", lambda choice: recording)
     finished: list[str] = []
     tasks = [task("a", "small", 3), task("b", "big", 40), task("c", "mid", 10)]
-    engine.run_batch(tasks, ExecutorChoice(jobs=1), BatchProgress(3, enabled=False),
+    engine.run_batch(tasks, ExecutorChoice(jobs=1), StatusBar(3, enabled=False),
                      lambda done: finished.append(done.task.owner))
     assert recording.order == finished == ["b", "c", "a"]

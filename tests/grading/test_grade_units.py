@@ -1,5 +1,5 @@
 """`judge grade`'s pieces that need no judging: discovery, packing, the results database, the gradebook, the report,
-the progress bar and the executor table."""
+the status bar and the executor table."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from judge.batch.executors import EXECUTORS, ExecutorChoice
 from judge.batch.packing import ProblemPack
 from judge.languages.sources import SourceFiles
 from judge.problems.scan import load_problems
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 from judge.errors import JudgeError, SpecError
 from judge.class_folder import scan_class, source_limits
@@ -335,23 +335,23 @@ def test_axis_ticks_are_round_and_cover_the_maximum(maximum: float, ticks: list[
     assert _ticks(maximum) == pytest.approx(ticks)
 
 
-# --- progress and executors --------------------------------------------------------------------------------------
+# --- status bar and executors ------------------------------------------------------------------------------------
 
 
-def test_progress_shows_counts_per_verdict_on_a_terminal() -> None:
+def test_the_status_bar_shows_counts_per_verdict_on_a_terminal() -> None:
     output = io.StringIO()
     console = Console(file=output, force_terminal=True, width=160)
-    with BatchProgress(3, enabled=True, console=console) as progress:
+    with StatusBar(3, enabled=True, console=console) as bar:
         for verdict in (Verdict.AC, Verdict.WA, Verdict.AC):
-            progress.advance(verdict)
+            bar.advance(verdict)
     shown = output.getvalue()
     assert "3/3" in shown and "AC 2" in shown and "WA 1" in shown and "pairs/s" in shown
 
 
-def test_progress_is_off_when_quiet_or_not_a_terminal() -> None:
-    assert not BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO()))
-    assert not BatchProgress.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
-    assert BatchProgress.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
+def test_the_status_bar_is_off_when_quiet_or_not_a_terminal() -> None:
+    assert not StatusBar.wanted(quiet=False, console=Console(file=io.StringIO()))
+    assert not StatusBar.wanted(quiet=True, console=Console(file=io.StringIO(), force_terminal=True))
+    assert StatusBar.wanted(quiet=False, console=Console(file=io.StringIO(), force_terminal=True))
 
 
 def test_the_executor_is_chosen_from_an_explicit_table() -> None:

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from judge.batch.packing import ProblemPack
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionTask
 from judge.class_folder import Unmatched
 from judge.grading.gradebook import Gradebook, ProblemColumn
@@ -107,13 +107,13 @@ def test_the_bar_names_the_running_pairs_with_their_time() -> None:
     console = Console(file=output, force_terminal=True, width=200)
     task = SubmissionTask("lee\x1b[2J", "lee/2580.py", SourceFiles("2580.py", b""),
                      ProblemPack("2580", (), 44), RunOptions())
-    with BatchProgress(2, enabled=True, console=console, time_limits={"2580": 1.0}) as progress:
-        progress.started(task)
+    with StatusBar(2, enabled=True, console=console, time_limits={"2580": 1.0}) as bar:
+        bar.started(task)
         time.sleep(0.3)  # rich redraws from its own thread
-        progress._progress.refresh()  # draw now rather than wait for the next redraw
+        bar._display.refresh()  # draw now rather than wait for the next redraw
         drawn = output.getvalue()
-        progress.advance(Verdict.AC, task.pair)
-        progress._progress.refresh()
+        bar.advance(Verdict.AC, task.pair)
+        bar._display.refresh()
     assert "running: lee\\x1b[2J/2580 0 s (44 tests, 1 s limit each)" in drawn
     assert "\x1b[2J" not in drawn.replace("\\x1b[2J", "")  # the student's name is inert
     assert "-:--:--" in drawn  # one pair left and it is running: no estimate from the others' rate
@@ -127,10 +127,10 @@ def test_the_running_pairs_fit_an_80_column_terminal_cutting_names_not_times() -
     console = Console(file=output, force_terminal=True, width=80)
     tasks = [SubmissionTask(f"student-with-a-rather-long-name-{n}", f"s{n}/2580.py", SourceFiles("2580.py", b""),
                             ProblemPack("2580", (), 44), RunOptions()) for n in (1, 2)]
-    with BatchProgress(3, enabled=True, console=console, time_limits={"2580": 1.0}) as progress:
+    with StatusBar(3, enabled=True, console=console, time_limits={"2580": 1.0}) as bar:
         for task in tasks:
-            progress.started(task)
-        progress._progress.refresh()
+            bar.started(task)
+        bar._display.refresh()
         drawn = ANSI.sub("", output.getvalue())
     lines = [line for line in re.split(r"[\r\n]", drawn) if line.strip()]
     assert all(len(line) <= 80 for line in lines), lines

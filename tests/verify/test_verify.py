@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ctrl_c_as_in_a_terminal
 from judge.batch.executors import ExecutorChoice
-from judge.batch.progress import BatchProgress
+from judge.batch.status_bar import StatusBar
 from judge.options import RunOptions
 from judge.problems.expectations import Expectation
 from judge.problems.folder import load_problem
@@ -94,7 +94,7 @@ def test_an_unknown_verdict_folder_is_a_usage_error(project: Path) -> None:
 
 def _verify(problems: list[Problem], submissions: Path, jobs: int) -> VerifyReport:
     return verify(problems, submissions, RunOptions(sandbox="none"), ExecutorChoice(jobs=jobs),
-                  lambda total: BatchProgress(total, enabled=False))
+                  lambda total: StatusBar(total, enabled=False))
 
 
 def test_verdicts_do_not_depend_on_parallelism(project: Path) -> None:

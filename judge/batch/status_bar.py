@@ -1,5 +1,5 @@
-"""The progress bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, a
-running count per verdict, and below it the pairs running now with how long each has run (the oldest two, then "+N"),
+"""The status bar of a batch (`judge verify`, `judge grade`), on stderr: done / total, rate, time left, a running
+count per verdict, and below it the pairs running now with how long each has run (the oldest two, then "+N"),
 so a slow pair is named instead of freezing the bar. That line is fitted to the terminal's width: a name is cut
 (with "…") before a time is, and one pair is shown instead of two when two do not fit; a line that wrapped would
 leave a copy of itself on the screen at every redraw. Time left is only estimated while pairs are waiting: once every
@@ -133,7 +133,7 @@ class _TimeLeftColumn(TimeRemainingColumn):
         return super().render(task)
 
 
-class BatchProgress:
+class StatusBar:
     """Use as a context manager around the batch; call `started` when a task goes to a worker and `advance` once
     it finished. `label` starts the line, `unit` names what is counted (pairs, submissions), `time_limits` the time
     limit per test of each problem id, shown beside its running pairs."""
@@ -151,10 +151,10 @@ class BatchProgress:
         self._counts: Counter[Verdict] = Counter()
         self._running: dict[Pair, _Running] = {}
         self._time_limits = time_limits or {}
-        self._progress: Progress | None = None
+        self._display: Progress | None = None
         if not enabled or total == 0:
             return
-        self._progress = _BarAndRunning(
+        self._display = _BarAndRunning(
             TextColumn(label),
             BarColumn(),
             MofNCompleteColumn(),
@@ -164,27 +164,27 @@ class BatchProgress:
             running=self._running,
             console=console or Console(stderr=True),
         )
-        self._task = self._progress.add_task(label, total=total, counts=self._counts)
+        self._task = self._display.add_task(label, total=total, counts=self._counts)
 
     @staticmethod
     def wanted(*, quiet: bool, console: Console | None = None) -> bool:
         """Whether to draw: not asked to be quiet, and stderr is a terminal."""
         return not quiet and (console or Console(stderr=True)).is_terminal
 
-    def __enter__(self) -> BatchProgress:
-        if self._progress is not None:
-            self._progress.start()
+    def __enter__(self) -> StatusBar:
+        if self._display is not None:
+            self._display.start()
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
-        if self._progress is not None:
-            self._progress.stop()
+        if self._display is not None:
+            self._display.stop()
 
     def started(self, task: SubmissionTask) -> None:
         """`task` was handed to a worker: show it as running from now."""
-        if self._progress is None:
+        if self._display is None:
             return
         label = for_terminal(f"{task.owner}/{task.problem.problem_id}")
         self._running[task.pair] = _Running(
@@ -193,9 +193,9 @@ class BatchProgress:
 
     def advance(self, verdict: Verdict, pair: Pair | None = None) -> None:
         """One task finished with `verdict` (`pair`: which, so it no longer shows as running)."""
-        if self._progress is None:
+        if self._display is None:
             return
         if pair is not None:
             self._running.pop(pair, None)
         self._counts[verdict] += 1
-        self._progress.update(self._task, advance=1)
+        self._display.update(self._task, advance=1)
