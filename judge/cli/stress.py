@@ -16,11 +16,11 @@ from judge.problems.load import load_problem_folder
 from judge.reporters.stress import REPORTERS
 from judge.reporters.terminal_text import counted
 from judge.stress import StressReport, StressRequest, stress
-from judge.stress.search import Progress
+from judge.stress.budget import OnTrial
 from judge.verdicts import Verdict
 
 MAX_SEED = 2**32 - 1
-PIPE_PROGRESS_SECONDS = 5.0
+PIPE_LINE_SECONDS = 5.0
 
 
 @click.command("stress")
@@ -103,20 +103,20 @@ def stress_command(
             else f"judge stress: examples kept in {database}",
             err=True,
         )
-    result = stress(request, _progress(quiet))
+    result = stress(request, _trial_line(quiet))
     if not quiet and sys.stderr.isatty():
         click.echo("", err=True)
     REPORTERS[report_format](result, sys.stdout)
     return exit_code(result)
 
 
-def _progress(quiet: bool) -> Progress:
+def _trial_line(quiet: bool) -> OnTrial:
     """A line on stderr: rewritten in place after every judged input on a terminal, else one every few seconds."""
     on_terminal = sys.stderr.isatty()
-    last_shown = [-PIPE_PROGRESS_SECONDS]
+    last_shown = [-PIPE_LINE_SECONDS]
 
     def show(judged: int, seconds: float, size: str, verdict: Verdict) -> None:
-        if quiet or (not on_terminal and seconds - last_shown[0] < PIPE_PROGRESS_SECONDS):
+        if quiet or (not on_terminal and seconds - last_shown[0] < PIPE_LINE_SECONDS):
             return
         last_shown[0] = seconds
         line = for_terminal(f"judged {counted(judged, 'input')}, {seconds:.1f} s; last: {size} {verdict.short}")

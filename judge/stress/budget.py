@@ -1,4 +1,4 @@
-"""The time a stress run may spend, and what it tells its caller after each judged input."""
+"""The time a stress run may spend, and what it tells its caller after each trial (a judged input)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from judge.verdicts import Verdict
 
-Progress = Callable[[int, float, str, Verdict], None]
-"""Told after each judged input: how many inputs were judged, seconds so far, the input's size, its verdict."""
+OnTrial = Callable[[int, float, str, Verdict], None]
+"""Told after each trial (one input judged): how many were judged, seconds so far, the input's size, its verdict."""
 
 
 @dataclass(frozen=True)

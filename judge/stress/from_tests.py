@@ -18,7 +18,7 @@ from typing import TypeVar
 from judge.errors import SpecError
 from judge.problems.files import read_problem_file
 from judge.problems.model import Problem, TestCase
-from judge.stress.budget import Clock, Progress
+from judge.stress.budget import Clock, OnTrial
 from judge.stress.inputs import InputSource, Simplify
 from judge.stress.trials import Bench, Trial
 from judge.verdicts import Verdict
@@ -37,20 +37,20 @@ class FromTest:
 
 
 def failing_test_shrunk(
-    problem: Problem, source: InputSource, bench: Bench, clock: Clock, progress: Progress
+    problem: Problem, source: InputSource, bench: Bench, clock: Clock, on_trial: OnTrial
 ) -> FromTest | None:
     """The smallest failing bundled test, simplified; None if every test passes (or the budget ran out first)."""
-    found = _smallest_failing_test(problem, source, bench, clock, progress)
+    found = _smallest_failing_test(problem, source, bench, clock, on_trial)
     if found is None:
         return None
     test, failing = found
     size = _teacher_call(source, "size", source.size, _text(failing.input))
-    shrunk = failing if source.simplify is None else _shrink(failing, source, source.simplify, bench, clock, progress)
+    shrunk = failing if source.simplify is None else _shrink(failing, source, source.simplify, bench, clock, on_trial)
     return FromTest(test, size, shrunk, simplified=shrunk is not failing)
 
 
 def _smallest_failing_test(
-    problem: Problem, source: InputSource, bench: Bench, clock: Clock, progress: Progress
+    problem: Problem, source: InputSource, bench: Bench, clock: Clock, on_trial: OnTrial
 ) -> tuple[TestCase, Trial] | None:
     """Judge the tests smallest first (ties in the problem's order) up to the first that is not AC."""
 
@@ -62,14 +62,14 @@ def _smallest_failing_test(
         if clock.spent():
             return None
         trial = bench.judge_test(test)
-        progress(len(bench.seen), clock.elapsed(), f"test {test.name}", trial.verdict)
+        on_trial(len(bench.seen), clock.elapsed(), f"test {test.name}", trial.verdict)
         if trial.verdict is not Verdict.AC:
             return test, trial
     return None
 
 
 def _shrink(
-    failing: Trial, source: InputSource, simplify: Simplify, bench: Bench, clock: Clock, progress: Progress
+    failing: Trial, source: InputSource, simplify: Simplify, bench: Bench, clock: Clock, on_trial: OnTrial
 ) -> Trial:
     """Replace the input by the first simplification of it that is legal, no larger and fails the same way, until
     none does. Each candidate is tried once, so a `simplify` that goes round in circles still ends."""
@@ -86,7 +86,7 @@ def _shrink(
             trial = bench.judge_if_legal(data)
             if trial is None:
                 continue
-            progress(
+            on_trial(
                 len(bench.seen), clock.elapsed(), _teacher_call(source, "size", source.size, candidate), trial.verdict
             )
             if trial.verdict is failing.verdict:

@@ -27,7 +27,7 @@ from judge.errors import SpecError
 from judge.options import RunOptions
 from judge.problems.model import Problem
 from judge.programs.generators import run_generator
-from judge.stress.budget import Clock, Progress
+from judge.stress.budget import Clock, OnTrial
 from judge.stress.from_tests import failing_test_shrunk
 from judge.stress.inputs import GENERATOR_CONTRACT, GeneratorInputs, InputSource, StrategyInputs, input_source
 from judge.stress.trials import Bench, Trial, find_reference, open_bench
@@ -91,7 +91,7 @@ class StressReport:
     compile_message: str = ""
 
 
-def stress(request: StressRequest, progress: Progress) -> StressReport:
+def stress(request: StressRequest, on_trial: OnTrial) -> StressReport:
     """Search for an input the submission fails, then shrink it (with a strategy)."""
     setup = request.setup or search_setup(request.problem, request.reference, request.submissions_dir)
     source, reference = setup.source, setup.reference
@@ -117,8 +117,8 @@ def stress(request: StressRequest, progress: Progress) -> StressReport:
                 compile_message=bench.submission.compiled.message,
             )
         clock = Clock.started(request.budget_seconds)
-        from_test = failing_test_shrunk(request.problem, source, bench, clock, progress)
-        found = from_test.trial if from_test else _search(source, bench, request, clock, progress)
+        from_test = failing_test_shrunk(request.problem, source, bench, clock, on_trial)
+        found = from_test.trial if from_test else _search(source, bench, request, clock, on_trial)
         size = source.size(found.input.decode("utf-8", errors="replace")) if found else ""
         return StressReport(
             **report,
@@ -133,12 +133,10 @@ def stress(request: StressRequest, progress: Progress) -> StressReport:
         )
 
 
-def _search(
-    source: InputSource, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
-) -> Trial | None:
+def _search(source: InputSource, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial) -> Trial | None:
     if isinstance(source, StrategyInputs):
-        return _hypothesis_search(source, bench, request, clock, progress)
-    return _generator_search(source, bench, request, clock, progress)
+        return _hypothesis_search(source, bench, request, clock, on_trial)
+    return _generator_search(source, bench, request, clock, on_trial)
 
 
 class _Failing(Exception):
@@ -150,7 +148,7 @@ class _Failing(Exception):
 
 
 def _hypothesis_search(
-    source: StrategyInputs, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
+    source: StrategyInputs, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial
 ) -> Trial | None:
     target: list[Verdict] = []  # the first failing verdict, which shrinking keeps
     stopped: list[BaseException] = []  # a judge failure or a bad strategy: ends the search, raised after it
@@ -164,7 +162,7 @@ def _hypothesis_search(
         except Exception as error:  # noqa: BLE001 -- kept from Hypothesis, which would shrink it; raised after
             stopped.append(error)
             return
-        progress(len(bench.seen), clock.elapsed(), source.size(data.decode("utf-8", errors="replace")), trial.verdict)
+        on_trial(len(bench.seen), clock.elapsed(), source.size(data.decode("utf-8", errors="replace")), trial.verdict)
         if trial.verdict is Verdict.AC:
             return
         target[:] = target or [trial.verdict]
@@ -202,7 +200,7 @@ def _hypothesis_search(
 
 
 def _generator_search(
-    source: GeneratorInputs, bench: Bench, request: StressRequest, clock: Clock, progress: Progress
+    source: GeneratorInputs, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial
 ) -> Trial | None:
     first = request.seed or 0
     for seed in range(first, first + request.max_examples):
@@ -215,7 +213,7 @@ def _generator_search(
         if not data.strip():
             raise SpecError(f"{source.path} --seed {seed}: printed nothing; {GENERATOR_CONTRACT}")
         trial = bench.judge(data)
-        progress(len(bench.seen), clock.elapsed(), f"{len(data)} bytes", trial.verdict)
+        on_trial(len(bench.seen), clock.elapsed(), f"{len(data)} bytes", trial.verdict)
         if trial.verdict is not Verdict.AC:
             return trial
     return None
