@@ -5,7 +5,7 @@
     checker: checker.py                               # the problem folder's own checker (see custom.py)
 
 `open_checker` is how a submission gets its checker: a problem's checker.py runs in a box for as long as the
-`with` block, and is torn down after it. A problem's checker.py and checker programs start through the session's
+`with` block, and is torn down after it. A problem's checker.py and checker programs start through the judging's
 `ProblemPrograms` (judge/programs/runs.py), so they get the sandbox and containment the command chose.
 
 A built-in is a class whose keyword-only `__init__` parameters are its options; their annotations say which

@@ -3,7 +3,7 @@
 problems, programs, checkers and the shared modules below them; none of those imports judging.
 
 - submission.py: the entry points (`judge_submission`, `open_judging`, `reference_runs`) and the test loop.
-- session.py: `Session`, what every run of one submission shares (scratch folder, sandbox, containment, checker,
+- setup.py: `JudgingSetup`, what every run of one submission shares (scratch folder, sandbox, containment, checker,
   limits), and the starter its tests share (a launcher, or a warm box).
 - case.py: one test case: run, classify, check, the diff shown, and the boundary where a failure of the judge
   becomes that case's JE.

@@ -18,7 +18,7 @@ from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.judging.results import CaseResult
-from judge.judging.session import Session
+from judge.judging.setup import JudgingSetup
 from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
@@ -29,10 +29,10 @@ DIFF_LINES = 12
 HIDDEN_DIFF_BYTES = 64 * 1024
 
 
-def judge_case(session: Session, test: TestCase) -> CaseResult:
+def judge_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
     try:
-        return _run_case(session, test)
+        return _run_case(setup, test)
     except JUDGE_FAILURES as error:
         return CaseResult(
             name=test.name,
@@ -45,12 +45,12 @@ def judge_case(session: Session, test: TestCase) -> CaseResult:
         )
 
 
-def run_test(session: Session, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
+def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
     """Run the program on one test without checking: what was measured, the verdict it earned before any checker
     (None when it exited cleanly), and the file holding its stdout."""
-    language = session.program.toolchain.language
-    spec = _run_spec(session, test)
-    stats = execute.run(spec, session.limits, session.containment, session.starter)
+    language = setup.program.toolchain.language
+    spec = _run_spec(setup, test)
+    stats = execute.run(spec, setup.limits, setup.containment, setup.starter)
     measured = {
         "name": test.name,
         "cpu_seconds": round(stats.cpu_seconds, 3),
@@ -58,38 +58,38 @@ def run_test(session: Session, test: TestCase) -> tuple[dict[str, Any], Classifi
         "peak_mib": round(stats.peak_mib, 1),
         "is_sample": test.is_sample,
     }
-    return measured, classify(stats, session.limits, language.memory_errors), spec.stdout_path
+    return measured, classify(stats, setup.limits, language.memory_errors), spec.stdout_path
 
 
-def _run_case(session: Session, test: TestCase) -> CaseResult:
-    if session.problem.interactive:
-        return _interactive_case(session, test)
-    if session.problem.passes > 1:
-        return _multi_pass_case(session, test)
-    measured, failure, output_path = run_test(session, test)
+def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
+    if setup.problem.interactive:
+        return _interactive_case(setup, test)
+    if setup.problem.passes > 1:
+        return _multi_pass_case(setup, test)
+    measured, failure, output_path = run_test(setup, test)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = output_path.read_bytes()
     answer = test.answer_path.read_bytes()
-    checked = session.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
+    checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
     diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
 
 
-def _multi_pass_case(session: Session, test: TestCase) -> CaseResult:
+def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of a multi-pass problem: pass after pass, each reading the input the validator wrote on the one
     before, each under the full limits. The case's times and memory are its costliest pass's (the limits are
     per pass); its message names the pass that decided."""
-    checker, passes = session.checker, session.problem.passes
+    checker, passes = setup.checker, setup.problem.passes
     if not isinstance(checker, ProgramChecker):
-        raise JudgeFailure(f"{session.problem.root}: a multi-pass problem needs an output validator program")
+        raise JudgeFailure(f"{setup.problem.root}: a multi-pass problem needs an output validator program")
     answer = test.answer_path.read_bytes()
-    next_input = session.program.scratch / "pass.in"
+    next_input = setup.program.scratch / "pass.in"
     runs: list[dict[str, Any]] = []
     current = test
     for number in range(1, passes + 1):
-        measured, failure, output_path = run_test(session, current)
+        measured, failure, output_path = run_test(setup, current)
         runs.append(measured)
         if failure is not None:
             return _passes_result(test, runs, failure.verdict, f"pass {number}: {failure.message}")
@@ -120,22 +120,22 @@ def _passes_result(
     )
 
 
-def _run_spec(session: Session, test: TestCase) -> RunSpec:
+def _run_spec(setup: JudgingSetup, test: TestCase) -> RunSpec:
     """How the program starts on one test: its run command, confined, reading the test's input."""
-    in_box = session.starter.in_box
-    argv = session.program.command(session.program.toolchain.language.run, session.limits.memory_mib, in_box=in_box)
-    return session.program.run_spec(argv, test.input_path, "run", in_box=in_box)
+    in_box = setup.starter.in_box
+    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib, in_box=in_box)
+    return setup.program.run_spec(argv, test.input_path, "run", in_box=in_box)
 
 
-def _interactive_case(session: Session, test: TestCase) -> CaseResult:
+def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
-    if not isinstance(session.checker, ProgramChecker):
-        raise JudgeFailure(f"{session.problem.root}: an interactive problem needs an output validator program")
+    if not isinstance(setup.checker, ProgramChecker):
+        raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
     from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
-    language = session.program.toolchain.language
+    language = setup.program.toolchain.language
     done = interact(
-        _run_spec(session, test), session.limits, language.memory_errors, session.containment, session.checker, test
+        _run_spec(setup, test), setup.limits, language.memory_errors, setup.containment, setup.checker, test
     )
     stats = done.submission
     return CaseResult(

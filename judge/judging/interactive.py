@@ -68,7 +68,7 @@ def interact(
     validator: ProgramChecker,
     test: TestCase,
 ) -> Interaction:
-    """Run `submission` (contained by the session's `containment`) against `validator` on `test`, the judge
+    """Run `submission` (contained by the judging setup's `containment`) against `validator` on `test`, the judge
     relaying between their pipes."""
     checker = validator.prepare(input=test.input_path.read_bytes(), output=b"", answer=test.answer_path.read_bytes())
     checker_limits = dataclasses.replace(

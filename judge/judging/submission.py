@@ -1,5 +1,5 @@
 """Judging one submission on one problem: the entry points (`judge_submission`, `open_judging`, `reference_runs`)
-and the test loop. The session they share is session.py's; each test case, with its JE boundary, is case.py's.
+and the test loop. The setup they share is setup.py's; each test case, with its JE boundary, is case.py's.
 
 A submission failing is a verdict, never an exception. `JudgeError` is raised only for bad input from a person
 (unknown language, missing toolchain, required sandbox unavailable). A failure of the judge around one test case
@@ -20,7 +20,7 @@ from judge.judging.case import judge_case, run_test
 from judge.judging.failures import JUDGE_FAILURES, as_failure
 from judge.judging.hints import hints_for
 from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
-from judge.judging.session import Session, open_session, tests_started
+from judge.judging.setup import JudgingSetup, set_up, tests_started
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.model import Problem, TestCase
@@ -38,11 +38,11 @@ def judge_submission(
     a view need not wait for the last one."""
     listener = listener or _Silent()
     try:
-        with open_session(problem, source, options) as (session, header):
-            result = _judge_tests(session, header, options, listener)
+        with set_up(problem, source, options) as (setup, header):
+            result = _judge_tests(setup, header, options, listener)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
-    return dataclasses.replace(result, hints=hints_for(result, session.program.toolchain.language))
+    return dataclasses.replace(result, hints=hints_for(result, setup.program.toolchain.language))
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Itera
             message = " ".join(judging.compiled.message.split())[:300]
             raise SubmissionError(f"{source}: does not compile: {message}")
         for test in problem.tests:
-            failure, output = run_test(judging.session, test)[1:]
+            failure, output = run_test(judging.setup, test)[1:]
             yield ReferenceRun(test, failure, output.read_bytes() if failure is None else b"")
 
 
@@ -75,31 +75,31 @@ class Judging:
     so both get the same limits, sandbox, classification and checker.
     """
 
-    session: Session
+    setup: JudgingSetup
     header: SubmissionHeader
     compiled: Compiled
 
     @property
     def programs(self) -> ProblemPrograms:
         """How the problem's own programs run for this submission (the same sandbox and containment)."""
-        return self.session.programs
+        return self.setup.programs
 
     def case(self, test: TestCase) -> CaseResult:
         """One test judged, with the boundary: a failure of the judge around it is this case's JE."""
-        return judge_case(self.session, test)
+        return judge_case(self.setup, test)
 
     def case_and_output(self, test: TestCase) -> tuple[CaseResult, bytes]:
         """`case`, with what the program printed (empty when a limit or the exit status decided the verdict)."""
-        case = judge_case(self.session, test)
-        printed = self.session.program.scratch / "run.out"
+        case = judge_case(self.setup, test)
+        printed = self.setup.program.scratch / "run.out"
         checked = case.verdict in (Verdict.AC, Verdict.WA, Verdict.PE)
         return case, printed.read_bytes() if checked and printed.exists() else b""
 
     def output(self, test_input: Path) -> tuple[CaseResult, bytes]:
         """Run on `test_input` without checking (for a reference answer): AC when it ended within the limits,
         else the verdict a limit or its exit status earned, and what it printed."""
-        _require_standalone(self.session.problem, "a reference answer")
-        measured, failure, printed = run_test(self.session, TestCase("run", test_input, test_input))
+        _require_standalone(self.setup.problem, "a reference answer")
+        measured, failure, printed = run_test(self.setup, TestCase("run", test_input, test_input))
         if failure is not None:
             return CaseResult(**measured, verdict=failure.verdict, message=failure.message), b""
         return CaseResult(**measured, verdict=Verdict.AC), printed.read_bytes()
@@ -113,12 +113,12 @@ def open_judging(problem: Problem, source: Path, options: RunOptions) -> Iterato
     """Read and compile `source` once and open the problem's checker, for the duration of the block. Bad input
     is a `JudgeError`; a failure of the judge before any test is one `JudgeFailure`."""
     try:
-        with open_session(problem, source, options) as (session, header):
-            compiled = session.program.compile(session.containment)
+        with set_up(problem, source, options) as (setup, header):
+            compiled = setup.program.compile(setup.containment)
             if not compiled.ok:
-                yield Judging(session, header, compiled)
+                yield Judging(setup, header, compiled)
                 return
-            with tests_started(session) as started:
+            with tests_started(setup) as started:
                 yield Judging(started, header, compiled)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
@@ -138,19 +138,19 @@ class _Silent:
 
 
 def _judge_tests(
-    session: Session, header: SubmissionHeader, options: RunOptions, listener: CaseListener
+    setup: JudgingSetup, header: SubmissionHeader, options: RunOptions, listener: CaseListener
 ) -> SubmissionResult:
     """Compile, then every test in order; with `fail_fast`, up to the first that is not AC (not for a scored
     problem, where a failure does not decide the score: there only a group that breaks skips its later tests)."""
     listener.started(header)
-    scoring = session.problem.scoring
-    with tests_started(session) as started:  # the launcher starts while the program compiles
-        compiled = session.program.compile(session.containment)
+    scoring = setup.problem.scoring
+    with tests_started(setup) as started:  # the launcher starts while the program compiles
+        compiled = setup.program.compile(setup.containment)
         if not compiled.ok:
-            return _scored(session, header.result(Verdict.CE, compile_message=compiled.message))
+            return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
         listener.compiled(compiled.message)
         cases: list[CaseResult] = []
-        for test in session.problem.tests:
+        for test in setup.problem.tests:
             if scoring is not None and test.name in scoring.skipped_by_break(
                 {case.name: case.verdict for case in cases}
             ):
@@ -159,12 +159,12 @@ def _judge_tests(
             listener.judged(cases[-1])
             if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
                 break
-    return _scored(session, header.result(overall_verdict(cases), cases, compiled.message))
+    return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message))
 
 
-def _scored(session: Session, result: SubmissionResult) -> SubmissionResult:
+def _scored(setup: JudgingSetup, result: SubmissionResult) -> SubmissionResult:
     """A scored problem's result graded by its groups (judge/problems/scoring.py), a CE scoring 0; others unchanged."""
-    scoring = session.problem.scoring
+    scoring = setup.problem.scoring
     if scoring is None:
         return result
     most = round(scoring.max_score(), 6)

@@ -1,7 +1,7 @@
 """A problem's own programs: the one path that builds, starts, boxes and limits every program a problem brings
 (checker.py and its warm host, validator.py, generator.py, a package's input and output validators, testlib
 checkers), in any language. Each runs in the sandbox and containment the command chose (`--sandbox`,
-`--containment`), passed down from the session, never chosen here. Imports runner, languages and problems;
+`--containment`), passed down from the judging's setup, never chosen here. Imports runner, languages and problems;
 checkers and judging import it, and it imports neither (what a checker's answer means is checkers/' business).
 
 - runs.py: `ProblemPrograms`, the record (sandbox, containment, limits) every run, warm start and build goes

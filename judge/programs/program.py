@@ -2,7 +2,7 @@
 
 Its source sits in a program folder under a scratch folder; `compile` builds it once in a writable box (the
 compile limits), and `command`/`run_spec` start it confined, with paths as the sandbox shows them. Judging a
-submission (judging/session.py) and building a problem's own program (programs/build.py) both go through here;
+submission (judging/setup.py) and building a problem's own program (programs/build.py) both go through here;
 the containment of every compile is the one the command chose, passed in.
 """
 
@@ -134,7 +134,7 @@ class Program:
         )
 
     def compile(self, containment: Containment) -> Compiled:
-        """Compile once in a writable box, under the session's `containment`. Warnings are kept; they never
+        """Compile once in a writable box, under the judging's `containment`. Warnings are kept; they never
         make a CE."""
         language = self.toolchain.language
         if language.compile is None:

@@ -46,7 +46,7 @@ class ProblemPrograms:
 
     @classmethod
     def of(cls, sandbox: Sandbox, containment: Containment) -> ProblemPrograms:
-        """The problem's programs under the session's `sandbox` and `containment`, with PROBLEM_CODE_LIMITS."""
+        """The problem's programs under the judging's `sandbox` and `containment`, with PROBLEM_CODE_LIMITS."""
         return cls(sandbox, containment, PROBLEM_CODE_LIMITS)
 
     @classmethod

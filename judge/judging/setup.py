@@ -1,8 +1,8 @@
-"""The session of one submission: what every run of its tests shares, fixed before the first one.
+"""The setup of one judging (a submission on a problem): what every run of its tests shares, fixed before the first.
 
-`open_session` checks what the person gave (a problem with a time limit, a readable source, a language with a
+`set_up` checks what the person gave (a problem with a time limit, a readable source, a language with a
 toolchain), chooses the sandbox and containment the command asked for, writes the source into a scratch folder
-removed afterwards and opens the problem's checker. `tests_started` then gives the session the starter of its tests
+removed afterwards and opens the problem's checker. `tests_started` then gives the setup the starter of its tests
 (a launcher, or a warm box) and the one control group they share. A test case needs nothing else (case.py).
 """
 
@@ -40,17 +40,17 @@ LAUNCHER_LANGUAGE = "python3"  # the language whose toolchain runs a warm box's 
 
 
 @dataclass(frozen=True)
-class Session:
-    """Everything fixed for the runs of one submission, built by `open_session`: with a test, all a case needs."""
+class JudgingSetup:
+    """Everything fixed for the runs of one submission, built by `set_up`: with a test, all a case needs."""
 
     problem: Problem
     program: Program
-    """The submission, written (then compiled) in the session's scratch folder."""
+    """The submission, written (then compiled) in the setup's scratch folder."""
     limits: Limits
     """The problem's limits with the language's allowance (limit_policy.py)."""
     checker: Checker
     programs: ProblemPrograms
-    """The problem's own programs (checker, validator), under the session's sandbox and containment."""
+    """The problem's own programs (checker, validator), under the setup's sandbox and containment."""
     containment: Containment
     """The containment the command chose; inside `tests_started`, the run group the tests share."""
     starter: Starter
@@ -58,10 +58,10 @@ class Session:
 
 
 @contextmanager
-def open_session(
+def set_up(
     problem: Problem, source: Path | SourceFiles, options: RunOptions
-) -> Iterator[tuple[Session, SubmissionHeader]]:
-    """The session of `source` on `problem`, in a scratch folder removed after the block, and the header a view
+) -> Iterator[tuple[JudgingSetup, SubmissionHeader]]:
+    """The setup of `source` on `problem`, in a scratch folder removed after the block, and the header a view
     shows before the first test. `source` is a path, read here, or a submission's files read already (a batch
     task's, judged on a worker as they came). Bad input from the person is a `JudgeError`, raised before anything
     starts."""
@@ -90,7 +90,9 @@ def open_session(
         )
         programs = ProblemPrograms.of(sandbox, containment)
         with open_checker(problem, programs, scratch) as checker:
-            session = Session(problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter))
+            setup = JudgingSetup(
+                problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter)
+            )
             header = SubmissionHeader(
                 problem_id=problem.id,
                 submission=str(given),
@@ -101,7 +103,7 @@ def open_session(
                 limits_note=limits_note(problem.spec, language),
                 tests=tuple(test.name for test in problem.tests),
             )
-            yield session, header
+            yield setup, header
 
 
 def _source_files(source: Path | SourceFiles, limit_bytes: int, language: str | None) -> tuple[SourceFiles, Path]:
@@ -117,22 +119,22 @@ def _source_files(source: Path | SourceFiles, limit_bytes: int, language: str | 
 
 
 @contextmanager
-def tests_started(session: Session) -> Iterator[Session]:
-    """`session` with the starter of the submission's tests (a launcher, or a warm box) and their containment (one
+def tests_started(setup: JudgingSetup) -> Iterator[JudgingSetup]:
+    """`setup` with the starter of the submission's tests (a launcher, or a warm box) and their containment (one
     control group for them all, where it can be), stopped after the block.
     An interactive problem keeps a fork of the judge per run: its submission and validator run at once, each in
     a box of its own, joined by the judge's pipes."""
-    if session.problem.interactive:
-        yield session
+    if setup.problem.interactive:
+        yield setup
         return
-    program, limits = session.program, session.limits
-    guards = session.containment.guards(limits.max_processes)
+    program, limits = setup.program, setup.limits
+    guards = setup.containment.guards(limits.max_processes)
     rlimits = run_limits(limits, guards, program.toolchain.language.limit_address_space)
     with (
-        session.containment.for_runs(limits.memory_mib, limits.max_processes) as containment,
+        setup.containment.for_runs(limits.memory_mib, limits.max_processes) as containment,
         test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter,
     ):
-        yield dataclasses.replace(session, starter=starter, containment=containment)
+        yield dataclasses.replace(setup, starter=starter, containment=containment)
 
 
 def _launcher_python() -> BoxPython | None:
