@@ -1,26 +1,27 @@
 """`judge serve`: a classroom online judge in one command (students submit from a browser, verdicts arrive live).
 
-    store.py       the data folder's SQLite database: students, submissions (source stored before 201), settings,
-                   the fair order of pending submissions (everyone's first before anyone's second) and the cap,
-                   browsers' sessions (idle and absolute lifetimes)
-    roster.py      roster.csv read, missing passwords generated into passwords.csv, the teacher's secret
-    auth.py        who is calling: argon2 password hashes, HTTP Basic or a session cookie (a random id), CSRF,
-                   rate limits per (id, address)
-    judging.py     the judging process: claims submissions, judges them on the batch executors, stores results
-    progress.py    the worker's "compiling", "test k of n", written into the database while a submission is judged
-                   (by a local worker itself; a Dask worker's arrive as Dask events, written by the judging process)
-    contest.py     the teacher's settings: contest window, scoreboard hidden or frozen, announcements
-    feedback.py    what a caller is shown of a submission (BOJ's policy for students, everything for the teacher)
-    scoreboard.py  ICPC rows (solved, penalty, attempts) and points, with the freeze
-    statement.py   statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote
-                   anything)
-    exports.py     the gradebook and similarity report `judge grade` / `judge similarity` write, from the store
-    api.py         the JSON API (the pages' scripts use it too)
-    pages.py       the HTML pages (Jinja2 templates/, static/ holds the one script and the style sheet)
-    http_bounds.py what one client can make the server hold: body sizes and time, header time, open connections
-    app.py         the Starlette application: routes, security headers, bounded bodies
-    server.py      one command: lock the data folder, start the judging process, serve HTTP(S) with uvicorn
-    supervisor.py  keeps one judging process running, restarting it with backoff
+    store.py          the data folder's SQLite database: students, submissions (source stored before 201), settings,
+                      the fair order of pending submissions (everyone's first before anyone's second) and the cap,
+                      browsers' sessions (idle and absolute lifetimes)
+    roster.py         roster.csv read, missing passwords generated into passwords.csv, the teacher's secret
+    auth.py           who is calling: argon2 password hashes, HTTP Basic or a session cookie (a random id), CSRF,
+                      rate limits per (id, address)
+    judge_process.py  the judging process: claims submissions, judges them on the batch executors, stores results
+    progress.py       the worker's "compiling", "test k of n", written into the database while a submission is
+                      judged (by a local worker itself; a Dask worker's arrive as Dask events, written by the
+                      judging process)
+    contest.py        the teacher's settings: contest window, scoreboard hidden or frozen, announcements
+    feedback.py       what a caller is shown of a submission (BOJ's policy for students, everything for the teacher)
+    scoreboard.py     ICPC rows (solved, penalty, attempts) and points, with the freeze
+    statement.py      statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote
+                      anything)
+    exports.py        the gradebook and similarity report `judge grade` / `judge similarity` write, from the store
+    api.py            the JSON API (the pages' scripts use it too)
+    pages.py          the HTML pages (Jinja2 templates/, static/ holds the one script and the style sheet)
+    http_bounds.py    what one client can make the server hold: body sizes and time, header time, open connections
+    app.py            the Starlette application: routes, security headers, bounded bodies
+    server.py         one command: lock the data folder, start the judging process, serve HTTP(S) with uvicorn
+    supervisor.py     keeps one judging process running, restarting it with backoff
 
 Judging never runs in the web server's process: the judging process owns the executor (a local pool or Dask),
 and both processes meet only in the database. A submission's result is written only by the judging process that

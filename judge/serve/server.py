@@ -29,7 +29,7 @@ from judge.private_folder import claim_private_folder, create_private_file
 from judge.problems.scan import load_problems
 from judge.serve.auth import Passwords
 from judge.serve.http_bounds import connections_within, guarded_protocol, raise_descriptor_limit
-from judge.serve.judging import JudgingConfig, judging_main
+from judge.serve.judge_process import JudgingConfig, judging_main
 from judge.serve.roster import (
     DATA_FOLDER_FIX,
     PASSWORDS_FILE,
