@@ -28,7 +28,7 @@ from starlette.routing import Route
 from judge.inert import for_terminal, json_document
 from judge.serve.auth import CSRF_HEADER, Caller, from_another_site, same_secret
 from judge.serve.feedback import submission_document, submission_summary
-from judge.serve.service import Refused, ServeContext
+from judge.serve.service import HttpRefusal, ServeContext
 from judge.serve.store import Filters
 
 MAX_FORM_PARTS = 8
@@ -56,11 +56,11 @@ def _visible(value: Any) -> Any:
     return value
 
 
-def error_response(refused: Refused) -> Response:
-    headers = {"Retry-After": str(int(refused.retry_after) + 1)} if refused.retry_after else {}
-    if refused.status == 401:
+def error_response(refusal: HttpRefusal) -> Response:
+    headers = {"Retry-After": str(int(refusal.retry_after) + 1)} if refusal.retry_after else {}
+    if refusal.status == 401:
         headers["WWW-Authenticate"] = 'Basic realm="judge"'
-    return _AsciiJSON({"error": refused.message}, status_code=refused.status, headers=headers)
+    return _AsciiJSON({"error": refusal.message}, status_code=refusal.status, headers=headers)
 
 
 def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -68,20 +68,20 @@ def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], A
         try:
             basic = "authorization" in request.headers
             if basic and request.method == "POST" and _from_another_site(request):
-                raise Refused(403, "refused: HTTP Basic credentials sent from another site's page")
+                raise HttpRefusal(403, "refused: HTTP Basic credentials sent from another site's page")
             if basic:  # HTTP Basic may hash (argon2): not on the event loop
                 caller = await run_in_threadpool(context.caller, request)
             else:  # a session: one indexed read on a kept connection, cheaper than the hop to a thread
                 caller = context.caller(request)
             if caller is None:
-                raise Refused(401, "sign in: HTTP Basic with your id and password, or the page's session")
+                raise HttpRefusal(401, "sign in: HTTP Basic with your id and password, or the page's session")
             if request.method == "POST" and not basic:
                 session = context.session(request)
                 if session is None or not same_secret(request.headers.get(CSRF_HEADER, ""), session.csrf):
-                    raise Refused(403, "missing or wrong CSRF token; reload the page")
+                    raise HttpRefusal(403, "missing or wrong CSRF token; reload the page")
             return await handler(request, context, caller)
-        except Refused as refused:
-            return error_response(refused)
+        except HttpRefusal as refusal:
+            return error_response(refusal)
 
     return endpoint
 
@@ -113,7 +113,7 @@ async def bounded_form(request: Request, context: ServeContext) -> FormData:
     try:
         return await request.form(max_files=1, max_fields=MAX_FORM_PARTS, max_part_size=biggest + 1)
     except HTTPException as error:  # python-multipart's limits, as Starlette words them
-        raise Refused(error.status_code, f"the form was refused: {error.detail}") from None
+        raise HttpRefusal(error.status_code, f"the form was refused: {error.detail}") from None
 
 
 async def read_submission_form(request: Request, context: ServeContext) -> tuple[str, str, bytes, str | None]:
@@ -142,7 +142,7 @@ async def _get_submission(request: Request, context: ServeContext, caller: Calle
     try:
         submission_id = int(request.path_params["submission_id"])
     except ValueError:
-        raise Refused(404, "no such submission") from None
+        raise HttpRefusal(404, "no such submission") from None
     submission = context.visible_submission(caller, submission_id)
     return _AsciiJSON(submission_document(submission, teacher=caller.teacher))
 

@@ -30,7 +30,7 @@ from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, n
 from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
-from judge.serve.service import Refused, ServeContext, language_choices
+from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters
 from judge.verdicts import Verdict
@@ -107,14 +107,14 @@ class Pages:
                 if caller is None:
                     return RedirectResponse("/login", status_code=303)
                 if teacher and not caller.teacher:
-                    raise Refused(404, "no such page")
+                    raise HttpRefusal(404, "no such page")
                 if request.method == "POST":
                     form = await bounded_form(request, self.context)
                     if not self.csrf_holds(request, form.get(CSRF_FIELD)):
-                        raise Refused(403, "this form expired (missing or wrong CSRF token); reload the page")
+                        raise HttpRefusal(403, "this form expired (missing or wrong CSRF token); reload the page")
                 return await page(request, self.context, caller)
-            except Refused as refused:
-                return self.render(request, "error.html", refused.status, caller=caller, message=refused.message)
+            except HttpRefusal as refusal:
+                return self.render(request, "error.html", refusal.status, caller=caller, message=refusal.message)
 
         return endpoint
 
@@ -132,8 +132,8 @@ class Pages:
             caller = await run_in_threadpool(self.context.check_password, user, password, address)
             self.context.end_session(request)  # signing in again leaves no second session behind
             session_id = await run_in_threadpool(self.context.open_session, caller)
-        except Refused as refused:
-            return self.render(request, "login.html", refused.status, message=refused.message, user=user)
+        except HttpRefusal as refusal:
+            return self.render(request, "login.html", refusal.status, message=refusal.message, user=user)
         response = RedirectResponse("/teacher" if caller.teacher else "/", status_code=303)
         self.set_cookie(response, request, SESSION_COOKIE, session_id)
         return response
@@ -163,21 +163,21 @@ class Pages:
     async def problem(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         problem = context.problems.get(request.path_params["problem_id"])
         if problem is None:
-            raise Refused(404, "no such problem")
+            raise HttpRefusal(404, "no such problem")
         if request.method == "POST":
             _, file_name, source, language = await read_submission_form(request, context)
             try:
                 submission_id = await run_in_threadpool(context.submit, caller, problem.id, file_name, source, language)
-            except Refused as refused:
+            except HttpRefusal as refusal:
                 return self.render(
                     request,
                     "problem.html",
-                    refused.status,
+                    refusal.status,
                     caller=caller,
                     problem=problem,
                     page=self.statement(problem),
                     languages=language_choices(),
-                    message=refused.message,
+                    message=refusal.message,
                 )
             return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
         return self.render(
@@ -195,7 +195,7 @@ class Pages:
         name = request.path_params["name"]
         found = None if problem is None else await run_in_threadpool(statement_image, problem, name)
         if found is None:
-            raise Refused(404, "no such figure")
+            raise HttpRefusal(404, "no such figure")
         content, media_type = found
         return Response(content, media_type=media_type)
 
@@ -207,7 +207,7 @@ class Pages:
         try:
             submission_id = int(request.path_params["submission_id"])
         except ValueError:
-            raise Refused(404, "no such submission") from None
+            raise HttpRefusal(404, "no such submission") from None
         row = context.visible_submission(caller, submission_id)
         source = context.store.source(row.id).decode("utf-8", "replace")
         return self.render(
@@ -255,25 +255,25 @@ class Pages:
         try:
             await run_in_threadpool(context.reload_problems)
         except JudgeError as error:
-            raise Refused(400, f"not rejudged: the problems folder does not read: {error}") from None
+            raise HttpRefusal(400, f"not rejudged: the problems folder does not read: {error}") from None
         if target == "submission":
             try:
                 count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
             except ValueError:
-                raise Refused(400, "give the submission's number") from None
+                raise HttpRefusal(400, "give the submission's number") from None
         elif target == "problem" and str(form.get("problem", "")) in context.problems:
             count = context.store.requeue(problem_id=str(form.get("problem")))
         elif target == "all":
             count = context.store.requeue()
         else:
-            raise Refused(400, "rejudge what? a submission, a problem of the list, or all")
+            raise HttpRefusal(400, "rejudge what? a submission, a problem of the list, or all")
         return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
 
     async def reload(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
             count = await run_in_threadpool(context.reload_problems)
         except JudgeError as error:
-            raise Refused(400, f"the problems were not read again (the old ones stay): {error}") from None
+            raise HttpRefusal(400, f"the problems were not read again (the old ones stay): {error}") from None
         return RedirectResponse(f"/teacher?message={count}+problem(s)+read+again", status_code=303)
 
     async def settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -281,7 +281,7 @@ class Pages:
         try:
             chosen = with_form(context.settings(), {key: str(value) for key, value in form.items()})
         except JudgeError as error:
-            raise Refused(400, str(error)) from None
+            raise HttpRefusal(400, str(error)) from None
         context.store.put_settings(chosen.stored())
         return RedirectResponse("/teacher?message=settings+saved", status_code=303)
 
@@ -289,7 +289,7 @@ class Pages:
         form = await request.form()
         text = str(form.get("text", "")).strip()
         if not text:
-            raise Refused(400, "an announcement needs some text")
+            raise HttpRefusal(400, "an announcement needs some text")
         context.store.announce(text[:2000])
         return RedirectResponse("/teacher?message=announced", status_code=303)
 
@@ -298,13 +298,13 @@ class Pages:
         try:
             await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
         except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
-            raise Refused(507 if failure.full else 500, f"not exported: {failure}") from None
+            raise HttpRefusal(507 if failure.full else 500, f"not exported: {failure}") from None
         return RedirectResponse("/teacher?message=exported", status_code=303)
 
     async def download(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         name = request.path_params["name"]
         if name not in EXPORT_FILES or not (context.export_dir / name).is_file():
-            raise Refused(404, "no such export; export first")
+            raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
 
     def routes(self) -> list[Route]:

@@ -59,8 +59,9 @@ _SESSION_LOOKED_UP = "judge.session"
 SUBMISSIONS_PER_MINUTE = 6
 
 
-class Refused(Exception):
-    """A request the judge answers with an HTTP error and one line saying why (and what to do)."""
+class HttpRefusal(Exception):
+    """A request the judge answers with an HTTP error and one line saying why (and what to do). Not
+    `judge.intake.Refused`, which is a file the judge will not read (statement.py meets both)."""
 
     def __init__(self, status: int, message: str, retry_after: float = 0.0) -> None:
         super().__init__(message)
@@ -110,47 +111,47 @@ class ServeContext:
     # who is calling -------------------------------------------------------------------------------------------
 
     def check_password(self, user: str, password: str, address: str) -> Caller:
-        """The caller `user` proves to be with `password`; Refused (429 past the attempts allowed, else 401).
+        """The caller `user` proves to be with `password`; HttpRefusal (429 past the attempts allowed, else 401).
 
         Only this (id, address) pair's failures count: an attempt counts before the check (so that parallel
         guesses count too), and a correct one clears the pair, so `judge submit`, sending its password with every
         poll, and a class behind one address (a lab's NAT) are never refused."""
         with self.signing_in.entered(address) as admitted:
             if not admitted:
-                raise Refused(429, "too many sign-ins from your address at once; try again in a moment", 1.0)
+                raise HttpRefusal(429, "too many sign-ins from your address at once; try again in a moment", 1.0)
             return self._check_password(user, password, address)
 
     def _check_password(self, user: str, password: str, address: str) -> Caller:
         pair = f"{user}\0{address}"
         wait = self.login_limits.retry_after(pair)
         if wait:
-            raise Refused(429, f"too many sign-in attempts; try again in {int(wait) + 1} s", wait)
+            raise HttpRefusal(429, f"too many sign-in attempts; try again in {int(wait) + 1} s", wait)
         if user == TEACHER_ID:
             if not same_secret(password, self.teacher_secret):
-                raise Refused(401, "wrong id or password")
+                raise HttpRefusal(401, "wrong id or password")
             self.login_limits.forget(pair)
             return Caller(TEACHER_ID, "teacher")
         student = self.store.student(user)
         if student is None:
             self.passwords.hash(password)  # as slow as a real check, so the time does not tell which ids exist
-            raise Refused(401, "wrong id or password")
+            raise HttpRefusal(401, "wrong id or password")
         if not (
             self.verified.known(user, student.password_hash, password)
             or self.passwords.verify(student.password_hash, password)
         ):
-            raise Refused(401, "wrong id or password")
+            raise HttpRefusal(401, "wrong id or password")
         self.verified.remember(user, student.password_hash, password)
         self.login_limits.forget(pair)
         return Caller(student.id, student.name)
 
     def caller(self, request: Request) -> Caller | None:
         """HTTP Basic when the request carries it (scripts), else the browser's session; None: nobody.
-        Wrong Basic credentials raise Refused (401 or 429)."""
+        Wrong Basic credentials raise HttpRefusal (401 or 429)."""
         header = request.headers.get("authorization")
         if header is not None:
             credentials = basic_credentials(header)
             if credentials is None:
-                raise Refused(401, "give HTTP Basic credentials: your id and password")
+                raise HttpRefusal(401, "give HTTP Basic credentials: your id and password")
             return self.check_password(*credentials, address=_address(request))
         session = self.session(request)
         return session.caller if session is not None else None
@@ -161,7 +162,7 @@ class ServeContext:
         """A new session for `caller`, signed in just now: the id its cookie carries."""
         account = self._account(caller.id)
         if account is None:  # removed from the roster since the password was checked: not signed in after all
-            raise Refused(401, "wrong id or password")
+            raise HttpRefusal(401, "wrong id or password")
         session_id = new_session_id()
         stored = StoredSession(caller.id, account[1], new_csrf_token())
         self.store.open_session(session_storage_id(self.session_key, session_id), stored, self.clock(), self.lifetimes)
@@ -207,34 +208,34 @@ class ServeContext:
     # submitting -----------------------------------------------------------------------------------------------
 
     def submit(self, caller: Caller, problem_id: str, file_name: str, source: bytes, language: str | None) -> int:
-        """Store a submission (durably, before this returns its id) or raise Refused saying why not."""
+        """Store a submission (durably, before this returns its id) or raise HttpRefusal saying why not."""
         if caller.teacher:
-            raise Refused(403, "the teacher does not submit; sign in as a student")
+            raise HttpRefusal(403, "the teacher does not submit; sign in as a student")
         problem = self.problems.get(problem_id)
         if problem is None:
-            raise Refused(404, f"no problem {problem_id!r}; see the problem list")
+            raise HttpRefusal(404, f"no problem {problem_id!r}; see the problem list")
         refusal = self.settings().refusal(time.time())
         if refusal:
-            raise Refused(403, refusal)
+            raise HttpRefusal(403, refusal)
         limit = 1024 * problem.spec.source_limit
         if len(source) > limit:
-            raise Refused(
+            raise HttpRefusal(
                 413,
                 f"the source is {len(source)} bytes; this problem accepts at most {limit} "
                 f"({problem.spec.source_limit} KiB)",
             )
         if not source.strip():
-            raise Refused(400, "the source is empty; choose a file or paste your code")
+            raise HttpRefusal(400, "the source is empty; choose a file or paste your code")
         name = PurePosixPath(file_name.replace("\\", "/")).name[:MAX_FILE_NAME]
         try:
             chosen = detect_language(Path(name or "source"), language or None)
         except SubmissionError as error:
-            raise Refused(400, f"{error}".replace("--lang", "the language field")) from None
+            raise HttpRefusal(400, f"{error}".replace("--lang", "the language field")) from None
         if not _PLAIN_FILE_NAME.fullmatch(name) or Path(name).suffix.lower() not in chosen.extensions:
             name = chosen.source_file("Main")  # the worker writes the file under this name: nothing odd in it
         wait = self.submit_limits.retry_after(caller.id)
         if wait:
-            raise Refused(
+            raise HttpRefusal(
                 429, f"at most {SUBMISSIONS_PER_MINUTE} submissions a minute; try again in {int(wait) + 1} s", wait
             )
         stored: int | None = None
@@ -246,7 +247,7 @@ class ServeContext:
             if stored is None:  # refused by the cap (or not stored at all): not a submission of this minute
                 self.submit_limits.give_back(caller.id)
         if stored is None:
-            raise Refused(
+            raise HttpRefusal(
                 429,
                 f"you already have {self.max_pending} submissions waiting to be judged; "
                 "submit again when one has its verdict",
@@ -260,13 +261,13 @@ class ServeContext:
         another student's ids are not even confirmed to exist."""
         submission = self.store.submission(submission_id)
         if submission is None or not (caller.teacher or submission.student == caller.id):
-            raise Refused(404, f"no submission {submission_id} of yours")
+            raise HttpRefusal(404, f"no submission {submission_id} of yours")
         return submission
 
     def scoreboard(self, caller: Caller) -> Scoreboard:
         settings = self.settings()
         if settings.scoreboard_hidden and not caller.teacher:
-            raise Refused(403, "the teacher has hidden the scoreboard")
+            raise HttpRefusal(403, "the teacher has hidden the scoreboard")
         freeze_at = settings.freeze_at
         frozen = freeze_at is not None and time.time() >= freeze_at
         students = {student.id: student.name for student in self.store.students().values()}
