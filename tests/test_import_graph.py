@@ -143,6 +143,27 @@ def unit_cycles(found: list[Import]) -> list[list[str]]:
     return cycles
 
 
+SQL_CALLS = frozenset({"execute", "executemany", "executescript"})
+SQL_OWNERS = frozenset({"serve.store"})
+"""serve/ is a front end (ARCHITECTURE.md): its one module that speaks SQL is its store."""
+
+
+def sql_speakers(root: Path) -> list[str]:
+    """Each module of the package at `root` that imports sqlite3 or calls `.execute`, `.executemany` or
+    `.executescript` on anything, as a line."""
+    found = set()
+    for module, path in module_files(root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "sqlite3" for alias in node.names):
+                found.add(f"{module} imports sqlite3")
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sqlite3":
+                found.add(f"{module} imports sqlite3")
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in SQL_CALLS):
+                found.add(f"{module} calls .{node.func.attr}")
+    return sorted(found)
+
+
 def units_in(root: Path) -> set[str]:
     return {unit_of(module) for module in module_files(root)}
 
@@ -172,6 +193,10 @@ def test_features_import_no_other_feature_but_through_the_table(judge_imports: l
     crossing = {(unit_of(found.importer), found.imported) for found in judge_imports
                 if found.units()[0] in features and found.units()[1] in features - {found.units()[0]}}
     assert crossing == set(FEATURE_USES)  # every listed use is real, and no other exists
+
+
+def test_no_module_of_serve_but_its_store_speaks_sql() -> None:
+    assert [line for line in sql_speakers(JUDGE / "serve") if line.split()[0] not in SQL_OWNERS] == []
 
 
 def _write_tree(root: Path, files: Mapping[str, str]) -> Path:
@@ -208,3 +233,20 @@ def test_the_checks_catch_a_climb_a_cycle_and_a_feature_reaching_into_another(tm
         "judge.low.core (low) imports judge.high.view (high)",
     ]
     assert sorted(map(tuple, unit_cycles(found))) == [("high", "low", "high"), ("one", "two", "one")]
+
+
+
+def test_the_sql_check_catches_an_import_and_each_call(tmp_path: Path) -> None:
+    """The check above on a small package that breaks the rule every way once, so it can fail."""
+    root = _write_tree(tmp_path / "serve", {
+        "__init__.py": "",
+        "store.py": "import sqlite3\n",
+        "progress.py": "def write(connection):\n    import sqlite3.dbapi2\n    connection.execute('UPDATE t')\n",
+        "pages.py": "from sqlite3 import connect\n",
+        "api.py": "def f(c):\n    c.executemany('x', [])\n    c.executescript('x')\n",
+        "app.py": "def f(executor):\n    return executor.submit(f)\n",
+    })
+    assert sql_speakers(root) == [
+        "serve.api calls .executemany", "serve.api calls .executescript", "serve.pages imports sqlite3",
+        "serve.progress calls .execute", "serve.progress imports sqlite3", "serve.store imports sqlite3",
+    ]

@@ -4,23 +4,23 @@ so a student's page shows it live.
 It rides along with the task (`SubmissionTask.listener`) and runs on the worker, between tests, never while a test is
 measured. A local worker writes the database itself. A Dask worker (perhaps on another machine, without the
 file) logs the phase as a Dask event instead (`PROGRESS_TOPIC`); the judging process subscribes to those through
-its client and writes them (`DaskProgressRecorder`), off the client's event loop. Either way a write gives up on a
-busy database rather than wait, and nothing here raises: progress is a courtesy, the verdict is what counts. A
-write only lands while the submission is still judged under the same claim.
+its client and writes them (`DaskProgressRecorder`), off the client's event loop. Either way the write is
+store.py's `record_progress`: it gives up on a busy database rather than wait, and nothing here raises: progress
+is a courtesy, the verdict is what counts. A write only lands while the submission is still judged under the same
+claim.
 """
 
 from __future__ import annotations
 
 import queue
-import sqlite3
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 from judge.judging.results import CaseResult, SubmissionHeader
+from judge.serve.store import record_progress
 
-BUSY_SECONDS = 0.2
 PROGRESS_TOPIC = "judge-serve-progress"
 
 
@@ -57,25 +57,6 @@ class StoredProgress:
             worker.log_event(PROGRESS_TOPIC, {"submission": self._submission_id, "claim": self._claim, "phase": phase})
         except (RuntimeError, TypeError, ValueError):  # a worker shutting down: the verdict still comes back
             return
-
-
-def record_progress(database: Path, submission_id: int, claim: str, phase: str) -> None:
-    """Write `phase` if `claim` still judges the submission; silently nothing when the database is not there or
-    busy."""
-    try:
-        connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=rw", uri=True, timeout=BUSY_SECONDS)
-    except (sqlite3.Error, OSError, ValueError):
-        return
-    try:
-        with connection:
-            connection.execute(
-                "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
-                (phase, submission_id, claim),
-            )
-    except sqlite3.Error:
-        return
-    finally:
-        connection.close()
 
 
 def _dask_worker() -> Any | None:

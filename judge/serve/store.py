@@ -2,8 +2,10 @@
 the browsers' sessions.
 
 Both processes of `judge serve` open it: the web server stores submissions, the judging process claims and
-finishes them. WAL mode lets pages read while a result is written; `synchronous=FULL` on a new submission's
-commit makes it survive a power cut, so once the server has answered 201 the submission is on disk.
+finishes them, and a local worker writes a submission's progress (`record_progress`). It is the one module of
+serve/ that speaks SQL (tests/test_import_graph.py). WAL mode lets pages read while a result is written;
+`synchronous=FULL` on a new submission's commit makes it survive a power cut, so once the server has answered 201
+the submission is on disk.
 
 Each thread keeps one connection and reuses it: opening one costs about half a millisecond of CPU (the file, the
 WAL index, the schema parsed again), which was half of what a page or a poll cost the server, and under a full
@@ -37,6 +39,8 @@ from judge.verdicts import Verdict
 DATABASE_NAME = "serve.sqlite"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 10_000
+PROGRESS_BUSY_SECONDS = 0.2
+"""How long a progress write waits for a busy database: progress is a courtesy, a test must not wait on it."""
 Status = Literal["queued", "judging", "done"]
 SESSIONS_PER_USER = 16
 """Sessions one person keeps at once (a phone, a laptop, a lab machine, a few browsers): a script signing in again
@@ -477,3 +481,23 @@ class Store:
     def end_session(self, session_id: str) -> None:
         with self._connect() as connection:
             connection.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+
+def record_progress(database: Path, submission_id: int, claim: str, phase: str) -> None:
+    """Write `phase` if `claim` still judges the submission; silently nothing when the database is not there or
+    busy. A function, not a `Store` method: it runs in a pool worker between tests (progress.py), on a connection
+    of its own that waits at most PROGRESS_BUSY_SECONDS and never creates the file (`mode=rw`)."""
+    try:
+        connection = sqlite3.connect(f"{database.resolve().as_uri()}?mode=rw", uri=True, timeout=PROGRESS_BUSY_SECONDS)
+    except (sqlite3.Error, OSError, ValueError):
+        return
+    try:
+        with connection:
+            connection.execute(
+                "UPDATE submissions SET progress = ? WHERE id = ? AND claim = ? AND status = 'judging'",
+                (phase, submission_id, claim),
+            )
+    except sqlite3.Error:
+        return
+    finally:
+        connection.close()
