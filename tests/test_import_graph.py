@@ -195,6 +195,15 @@ def test_features_import_no_other_feature_but_through_the_table(judge_imports: l
     assert crossing == set(FEATURE_USES)  # every listed use is real, and no other exists
 
 
+SERVE_FRONTS = frozenset({"judge.serve.api", "judge.serve.pages"})
+"""The JSON API and the pages: peers over serve's forms, CSRF check and service, neither importing the other."""
+
+
+def test_the_api_and_the_pages_are_peers(judge_imports: list[Import]) -> None:
+    assert [found for found in judge_imports
+            if found.importer in SERVE_FRONTS and found.imported in SERVE_FRONTS - {found.importer}] == []
+
+
 def test_no_module_of_serve_but_its_store_speaks_sql() -> None:
     assert [line for line in sql_speakers(JUDGE / "serve") if line.split()[0] not in SQL_OWNERS] == []
 

@@ -16,6 +16,8 @@
     statement.py      statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote
                       anything)
     exports.py        the gradebook and similarity report `judge grade` / `judge similarity` write, from the store
+    forms.py          what a POST brings, for the API and the pages alike: the bounded form, a submission's
+                      fields, the one CSRF check
     api.py            the JSON API (the pages' scripts use it too)
     pages.py          the HTML pages (Jinja2 templates/, static/ holds the one script and the style sheet)
     http_bounds.py    what one client can make the server hold: body sizes and time, header time, open connections

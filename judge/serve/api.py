@@ -19,19 +19,16 @@ from dataclasses import asdict
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData, UploadFile
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
-from judge.serve.auth import CSRF_HEADER, Caller, from_another_site, same_secret
+from judge.serve.auth import CSRF_HEADER, Caller, from_another_site
 from judge.serve.feedback import submission_document, submission_summary
+from judge.serve.forms import csrf_holds, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext
 from judge.serve.store import Filters
-
-MAX_FORM_PARTS = 8
 
 Handler = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
@@ -75,10 +72,12 @@ def _signed_in(context: ServeContext, handler: Handler) -> Callable[[Request], A
                 caller = context.caller(request)
             if caller is None:
                 raise HttpRefusal(401, "sign in: HTTP Basic with your id and password, or the page's session")
-            if request.method == "POST" and not basic:
-                session = context.session(request)
-                if session is None or not same_secret(request.headers.get(CSRF_HEADER, ""), session.csrf):
-                    raise HttpRefusal(403, "missing or wrong CSRF token; reload the page")
+            if (
+                request.method == "POST"
+                and not basic
+                and not csrf_holds(request, context, request.headers.get(CSRF_HEADER))
+            ):
+                raise HttpRefusal(403, "missing or wrong CSRF token; reload the page")
             return await handler(request, context, caller)
         except HttpRefusal as refusal:
             return error_response(refusal)
@@ -99,38 +98,6 @@ async def _post_submission(request: Request, context: ServeContext, caller: Call
         status_code=201,
         headers={"Location": f"/api/submissions/{submission_id}"},
     )
-
-
-def largest_source(context: ServeContext) -> int:
-    """The largest source any problem accepts, in bytes."""
-    return 1024 * max((problem.spec.source_limit for problem in context.problems.values()), default=64)
-
-
-async def bounded_form(request: Request, context: ServeContext) -> FormData:
-    """The request's form (parsed once; Starlette keeps it), at most one file and a few fields, none larger than
-    the largest source any problem accepts (the body as a whole was bounded as it arrived: http_bounds.py)."""
-    biggest = largest_source(context)
-    try:
-        return await request.form(max_files=1, max_fields=MAX_FORM_PARTS, max_part_size=biggest + 1)
-    except HTTPException as error:  # python-multipart's limits, as Starlette words them
-        raise HttpRefusal(error.status_code, f"the form was refused: {error.detail}") from None
-
-
-async def read_submission_form(request: Request, context: ServeContext) -> tuple[str, str, bytes, str | None]:
-    """(problem, file name, source, language) of a submission form: the file `file`, or pasted `code`."""
-    biggest = largest_source(context)
-    form = await bounded_form(request, context)
-    problem_id = str(form.get("problem") or "")
-    language = str(form.get("language") or "") or None
-    upload = form.get("file")
-    if isinstance(upload, UploadFile) and upload.filename:
-        source = await upload.read(biggest + 1)
-        file_name = upload.filename
-    else:
-        source = str(form.get("code") or "").encode("utf-8", "surrogatepass")
-        file_name = ""
-    await form.close()
-    return problem_id, file_name, source, language
 
 
 async def _list_submissions(request: Request, context: ServeContext, caller: Caller) -> Response:

@@ -16,7 +16,8 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.serve.api import api_routes, largest_source
+from judge.serve.api import api_routes
+from judge.serve.forms import largest_source
 from judge.serve.http_bounds import BoundedBody, RequestBounds
 from judge.serve.pages import Pages
 from judge.serve.service import ServeContext

@@ -4,7 +4,8 @@ drawn live by static/app.js from the API), the scoreboard, and the teacher's pag
 Rendered by Jinja2 with autoescaping, and with every value printed through `judge.inert.html_text` (the
 environment's `finalize`), so a name, a file name, code or output with HTML, escapes or invisible characters
 reaches the page as visible text. Every form carries the session's CSRF token (before signing in, the login
-cookie's); every POST checks it. The pages set the cookies (auth.py says what they hold).
+cookie's); every POST checks it (forms.py's `csrf_holds`, the API's check too). The pages set the cookies (auth.py
+says what they hold).
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from judge.errors import JudgeError
 from judge.inert import html_text
 from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
-from judge.serve.api import bounded_form, read_submission_form
-from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token, same_secret
+from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
 from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
+from judge.serve.forms import bounded_form, csrf_holds, csrf_token, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters
@@ -67,16 +68,8 @@ class Pages:
             cached = self._statements[problem.id] = (problem, statement_page(problem))
         return cached[1]
 
-    def csrf_token(self, request: Request) -> str | None:
-        """The token this browser's forms carry: its session's, or before it signs in, its login cookie's."""
-        session = self.context.session(request)
-        return session.csrf if session is not None else request.cookies.get(LOGIN_COOKIE)
-
-    def csrf_holds(self, request: Request, given: object) -> bool:
-        return same_secret(str(given or ""), self.csrf_token(request) or "\0")
-
     def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
-        known = self.csrf_token(request)
+        known = csrf_token(request, self.context)
         token = known or new_csrf_token()
         caller = values.pop("caller", None)
         html = self.env.get_template(template).render(
@@ -110,7 +103,7 @@ class Pages:
                     raise HttpRefusal(404, "no such page")
                 if request.method == "POST":
                     form = await bounded_form(request, self.context)
-                    if not self.csrf_holds(request, form.get(CSRF_FIELD)):
+                    if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
                         raise HttpRefusal(403, "this form expired (missing or wrong CSRF token); reload the page")
                 return await page(request, self.context, caller)
             except HttpRefusal as refusal:
@@ -124,7 +117,7 @@ class Pages:
         if request.method == "GET":
             return self.render(request, "login.html")
         form = await request.form(max_files=0, max_fields=8)
-        if not self.csrf_holds(request, form.get(CSRF_FIELD)):
+        if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
             return self.render(request, "login.html", 403, message="this form expired; try again")
         user, password = str(form.get("id", "")).strip(), str(form.get("password", ""))
         address = request.client.host if request.client is not None else "unknown"
@@ -141,7 +134,7 @@ class Pages:
     async def logout(self, request: Request) -> Response:
         form = await request.form(max_files=0, max_fields=4)
         response = RedirectResponse("/login", status_code=303)
-        if self.context.session(request) is not None and self.csrf_holds(request, form.get(CSRF_FIELD)):
+        if self.context.session(request) is not None and csrf_holds(request, self.context, form.get(CSRF_FIELD)):
             self.context.end_session(request)
             self.set_cookie(response, request, SESSION_COOKIE, "", keep=False)
         return response
