@@ -1,8 +1,8 @@
 """The JSON API (README: "The API"), which the pages' script uses too.
 
     POST /api/submissions        multipart `problem`, `file`, optional `language` -> 201 {"id": ...}
-    GET  /api/submissions        the caller's own submissions (the teacher's: everyone's)
-    GET  /api/submissions/{id}   {"id", "status": queued|judging|done, "verdict", "tests": [...], ...}
+    GET  /api/submissions        the caller's own submissions' status (the teacher's: everyone's)
+    GET  /api/submissions/{id}   the status, "feedback" (the policy) and "result" (feedback.py says which shape)
     GET  /api/scoreboard         the scoreboard as the caller may see it
     GET  /api/problems           the problems' ids and titles
 
@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
 from judge.serve.auth import CSRF_HEADER, Caller, from_another_site
-from judge.serve.feedback import submission_document, submission_summary
+from judge.serve.feedback import submission_document, submission_status
 from judge.serve.forms import csrf_holds, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext
 from judge.serve.store import Filters
@@ -102,7 +102,7 @@ async def _post_submission(request: Request, context: ServeContext, caller: Call
 
 async def _list_submissions(request: Request, context: ServeContext, caller: Caller) -> Response:
     rows = context.store.submissions(Filters() if caller.teacher else Filters(student=caller.id))
-    return _AsciiJSON([submission_summary(row, teacher=caller.teacher) for row in rows])
+    return _AsciiJSON([submission_status(row, teacher=caller.teacher) for row in rows])
 
 
 async def _get_submission(request: Request, context: ServeContext, caller: Caller) -> Response:

@@ -3,6 +3,7 @@ refusals (one line each), CSRF, the security headers, and that nothing else is s
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import pytest
 from serve_fixtures import AC_SOURCE, judged, make_context
 from starlette.testclient import TestClient
 
+from judge.judging.feedback import STUDENT, TEACHER, shown
+from judge.judging.results import SubmissionResult
 from judge.serve.app import create_app
 from judge.serve.contest import ContestSettings
 from judge.serve.service import LOGIN_ATTEMPTS, SUBMISSIONS_PER_MINUTE, ServeContext
@@ -53,11 +56,34 @@ def test_a_submission_is_stored_before_201_and_only_its_student_sees_it(client: 
     assert context.store.source(submission_id) == AC_SOURCE.encode()
 
     mine = client.get(f"/api/submissions/{submission_id}", auth=KIM).json()
-    assert (mine["status"], mine["verdict"], mine["tests"], mine["problem"]) == ("queued", None, [], "sum")
+    assert (mine["status"], mine["verdict"], mine["result"], mine["problem"]) == ("queued", None, None, "sum")
     assert client.get(f"/api/submissions/{submission_id}", auth=LEE).status_code == 404
     assert client.get("/api/submissions", auth=LEE).json() == []
     assert [row["id"] for row in client.get("/api/submissions", auth=KIM).json()] == [submission_id]
     assert client.get(f"/api/submissions/{submission_id}", auth=("teacher", "teacher-secret")).status_code == 200
+
+
+STATUS = {"id", "student", "problem", "language", "file_name", "submitted_at", "judged_at", "status", "progress",
+          "verdict", "verdict_name", "error"}
+
+
+def test_a_submission_is_its_status_and_its_shown_results_own_dictionary(client: TestClient,
+                                                                          context: ServeContext) -> None:
+    """One wire shape per record (issue 40): a list's entry is the status; the document is the status, the policy
+    and, under "result", `SubmissionResult.to_dict()` of the result as that policy shows it, and nothing else."""
+    submission_id = _post(client, KIM).json()["id"]
+    judged(context.store, submission_id, Verdict.WA, message="line 1: expected '3', got '0'", diff="-3\n+0")
+    result = context.store.submission(submission_id).result  # type: ignore[union-attr]
+    assert result is not None
+    for auth, reader in ((KIM, STUDENT), (("teacher", "teacher-secret"), TEACHER)):
+        (entry,) = client.get("/api/submissions", auth=auth).json()
+        document = client.get(f"/api/submissions/{submission_id}", auth=auth).json()
+        seen = shown(result, reader).result
+        assert set(entry) == STATUS
+        assert document == {**entry, "feedback": reader, "result": json.loads(json.dumps(seen.to_dict()))}
+        assert SubmissionResult.from_dict(document["result"]) == seen
+    assert document["result"]["cases"][1]["diff"] == "-3\n+0"  # the teacher's: the hidden test in full
+    assert shown(result, STUDENT).result.cases[1].diff == ""  # so the student's document above had none
 
 
 def test_every_student_route_refuses_another_students_submission(client: TestClient) -> None:

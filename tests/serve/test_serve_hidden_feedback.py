@@ -83,7 +83,7 @@ def test_a_student_reads_no_hidden_input_anywhere_and_the_teacher_reads_it_all(t
     assert {where: found for where, text in seen.items() if (found := leaked(text))} == {}
     for where in ("judge submit", "the API's submission", f"the page /submissions/{submission_id}"):
         assert SAMPLE_SECRET in seen[where], where  # the sample in full: a leak there would be seen
-    tests = json.loads(document)["tests"]
+    tests = json.loads(document)["result"]["cases"]
     assert [test["verdict"] for test in tests] == ["RE", "RE", "RE", "WA", "AC", "JE", "TLE", "MLE", "OLE"]
     assert [test["message"] for test in tests[1:3]] == ["non-zero exit code", "non-zero exit code: ValueError"]
     assert all(secret(mode) in for_teacher for mode in HIDDEN_MODES[:5]), for_teacher
@@ -113,9 +113,9 @@ def test_a_judge_error_names_the_servers_temporary_folder_to_the_teacher_only(tm
             teacher = json.loads(_get_text(url, ("teacher", teacher_secret)))
 
     assert done.returncode == 3, (done.stdout, done.stderr)
-    assert [test["verdict"] for test in teacher["tests"]] == ["JE", "JE"], teacher
-    assert teacher["tests"][0]["message"].startswith(f"the judge's temporary folder {small} is full: ")
-    sample, hidden = student["tests"]
+    assert [test["verdict"] for test in teacher["result"]["cases"]] == ["JE", "JE"], teacher
+    assert teacher["result"]["cases"][0]["message"].startswith(f"the judge's temporary folder {small} is full: ")
+    sample, hidden = student["result"]["cases"]
     assert sample["message"].startswith(f"the judge's temporary folder {SERVER_PATH_SHOWN} is full: "), sample
     assert hidden["message"] == HIDDEN_JE_NOTICE
     for where, text in (("API", json.dumps(student)), ("page", page), ("judge submit", done.stdout + done.stderr)):

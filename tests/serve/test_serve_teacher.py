@@ -56,7 +56,7 @@ def test_the_teacher_sees_every_submission_filtered_with_its_full_feedback(teach
     everything = client.get("/teacher").text
     only_wa = client.get("/teacher", params={"verdict": "WA"}).text
     only_lee = client.get("/teacher", params={"student": "lee"}).text
-    hidden_test = client.get(f"/api/submissions/{wrong}", auth=TEACHER).json()["tests"][1]
+    hidden_test = client.get(f"/api/submissions/{wrong}", auth=TEACHER).json()["result"]["cases"][1]
     page = client.get(f"/submissions/{wrong}").text
 
     assert everything.count('href="/submissions/') == 2
@@ -64,7 +64,7 @@ def test_the_teacher_sees_every_submission_filtered_with_its_full_feedback(teach
     assert only_lee.count('href="/submissions/') == 1 and f'href="/submissions/{wrong}"' not in only_lee
     assert hidden_test["message"] == "line 1: expected '12', got '0'" and hidden_test["diff"] == "-12\n+0"
     assert "print(0)" in page and "rejudge this submission" in page
-    student_view = client.get(f"/api/submissions/{wrong}", auth=("kim", "kim-password")).json()["tests"][1]
+    student_view = client.get(f"/api/submissions/{wrong}", auth=("kim", "kim-password")).json()["result"]["cases"][1]
     assert student_view["diff"] == "" and "hidden test" in student_view["message"]
 
 

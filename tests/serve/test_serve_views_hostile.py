@@ -58,6 +58,6 @@ def test_hostile_names_code_and_output_are_text_on_every_page(tmp_path: Path) ->
 
     document = student.get(f"/api/submissions/{submission_id}")
     assert document.content.isascii()
-    assert document.json()["tests"][0]["message"] == "\\x1b[2J<b>bold</b>\\u200bhidden"  # the script sets textContent
+    assert document.json()["result"]["cases"][0]["message"] == "\\x1b[2J<b>bold</b>\\u200bhidden"  # the script sets textContent
     board = kim.get("/api/scoreboard").json()
     assert "<script>alert('name')</script>\\x1b[31mred\\u202eevil" in [row["name"] for row in board["rows"]]

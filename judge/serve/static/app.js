@@ -32,19 +32,36 @@ function when(seconds) {
   return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
 
+// A submission's document is its status and, under "result", the result in judge's own JSON shape
+// (SubmissionResult.to_dict(), as the caller's feedback policy shows it): what `judge run --json` writes.
+function passed(result) {
+  return result.cases.filter((test) => test.verdict === "AC").length;
+}
+
+function number(value) {
+  return String(Number(value.toPrecision(6))); // as Python's "%g" writes a score
+}
+
+function scoreShown(result) {
+  if (result.score === null) return "";
+  return result.max_score === null ? number(result.score) : number(result.score) + "/" + number(result.max_score);
+}
+
 function drawSubmission(live, doc) {
+  const result = doc.result;
   const status = document.getElementById("status");
   status.textContent = doc.status === "done" ? doc.verdict + " (" + doc.verdict_name + ")"
     : doc.progress ? doc.status + ": " + doc.progress : doc.status;
   live.dataset.status = doc.status;
   const summary = document.getElementById("summary");
-  summary.textContent = doc.tests_total === null ? "" : doc.tests_passed + "/" + doc.tests_total + " tests passed " + doc.score;
+  summary.textContent = result === null ? ""
+    : passed(result) + "/" + result.cases.length + " tests passed " + scoreShown(result);
   const compile = document.getElementById("compile-message");
-  compile.textContent = doc.compile_message;
-  compile.hidden = !doc.compile_message;
+  compile.textContent = result === null ? "" : result.compile_message;
+  compile.hidden = !compile.textContent;
   const body = document.querySelector("#tests tbody");
   body.replaceChildren();
-  for (const test of doc.tests) {
+  for (const test of result === null ? [] : result.cases) {
     const row = document.createElement("tr");
     cell(row, test.name);
     verdictCell(row, test.verdict, "");
@@ -59,7 +76,7 @@ function drawSubmission(live, doc) {
   }
   const hints = document.getElementById("hints");
   hints.replaceChildren();
-  for (const hint of doc.hints) {
+  for (const hint of result === null ? [] : result.hints) {
     const item = document.createElement("li");
     item.textContent = hint;
     hints.appendChild(item);
