@@ -6,5 +6,7 @@ Three families, each with its registry (the whole list of its formats):
     verify/       VERIFY_REPORTERS   `judge verify --format text|json|junit`: one VerifyReport to a stream
     gradebook/    GRADEBOOK_VIEWS    `judge grade`: grades.csv, grades.json and report.html (with its plots)
 
-Everything a submission prints or names is hostile text: every view passes it through judge/inert.py.
+Everything a submission prints or names is hostile text: every view passes it through judge/inert.py. The
+HTML pages (report.html and its plots, similarity.html) are Jinja2 templates rendered by `html.py`'s
+`environment`, which passes every printed value through `inert.html_text`.
 """
