@@ -208,6 +208,37 @@ def test_no_module_of_serve_but_its_store_speaks_sql() -> None:
     assert [line for line in sql_speakers(JUDGE / "serve") if line.split()[0] not in SQL_OWNERS] == []
 
 
+HTML_ENGINE = "judge.reporters.html"
+HTML_ENGINE_PARTS = ("jinja2", "judge.inert.html_text", "string.Template")
+"""One HTML engine for every page the judge writes (ARCHITECTURE.md, "Hostile text"): only reporters/html.py
+holds Jinja2 and `html_text`; no page is built with `string.Template` or by escaping text by hand."""
+
+
+def html_engine_parts(root: Path) -> list[str]:
+    """Each use of a part of an HTML engine (HTML_ENGINE_PARTS) by a module of the package at `root`, as a line."""
+    found = set()
+    for module, path in module_files(root).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                part = next((part for part in HTML_ENGINE_PARTS if name == part or name.startswith(f"{part}.")), None)
+                if part is not None:
+                    found.add(f"{module} imports {name}")
+    return sorted(found)
+
+
+def test_every_page_is_written_by_one_html_engine() -> None:
+    assert [line for line in html_engine_parts(JUDGE) if line.split()[0] != HTML_ENGINE] == []
+    assert html_engine_parts(JUDGE) == [f"{HTML_ENGINE} imports jinja2.Environment",
+                                        f"{HTML_ENGINE} imports jinja2.FileSystemLoader",
+                                        f"{HTML_ENGINE} imports judge.inert.html_text"]
+
+
 def _write_tree(root: Path, files: Mapping[str, str]) -> Path:
     for name, text in files.items():
         path = root / name

@@ -1,5 +1,6 @@
-"""The HTML engine of the judge's pages: each is a Jinja2 template rendered by an `environment` made here (the
-gradebook's report.html and its plots, similarity.html).
+"""The one HTML engine of the judge: every page it writes is a Jinja2 template rendered by an `environment`
+made here (the gradebook's report.html and its plots, similarity.html, and `judge serve`'s pages; serve/ sits
+above reporters/ and imports it).
 
 Autoescaping is on, and every `{{ value }}` first passes `judge.inert.html_text` (the environment's `finalize`):
 text from a submission, a student or a problem reaches the page escaped, with its controls and invisible

@@ -1,11 +1,12 @@
 """The HTML pages: sign-in, problems with their statements, submitting, my submissions, one submission (its status
 drawn live by static/app.js from the API), the scoreboard, and the teacher's pages.
 
-Rendered by Jinja2 with autoescaping, and with every value printed through `judge.inert.html_text` (the
-environment's `finalize`), so a name, a file name, code or output with HTML, escapes or invisible characters
-reaches the page as visible text. Every form carries the session's CSRF token (before signing in, the login
-cookie's); every POST checks it (forms.py's `csrf_holds`, the API's check too). The pages set the cookies (auth.py
-says what they hold).
+Rendered by the judge's one HTML engine (judge/reporters/html.py: Jinja2 with autoescaping, and every value
+printed through `judge.inert.html_text`, the environment's `finalize`), the one the gradebook's and the
+similarity report's pages use too, so a name, a file name, code or output with HTML, escapes or invisible
+characters reaches the page as visible text. Every form carries the session's CSRF token (before signing in, the
+login cookie's); every POST checks it (forms.py's `csrf_holds`, the API's check too). The pages set the cookies
+(auth.py says what they hold).
 """
 
 from __future__ import annotations
@@ -15,17 +16,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from judge.errors import JudgeError
-from judge.inert import html_text
 from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
+from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
 from judge.serve.contest import shown_time, with_form
 from judge.serve.exports import EXPORT_FILES, export
@@ -40,25 +39,13 @@ TEMPLATES = Path(__file__).parent / "templates"
 Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
 
-def _inert(value: Any) -> Any:
-    """Every `{{ value }}`: markup we made stays markup, any other text is made inert (then autoescaped)."""
-    if isinstance(value, Markup) or not isinstance(value, str):
-        return value
-    return Markup(html_text(value))
-
-
-def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), finalize=_inert)
-    env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
-    return env
-
-
 class Pages:
     """The page routes over one `ServeContext` and one template environment."""
 
     def __init__(self, context: ServeContext) -> None:
         self.context = context
-        self.env = environment()
+        self.env = environment(TEMPLATES)  # the judge's one HTML engine, with serve's filter of a moment's time
+        self.env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
