@@ -1,4 +1,5 @@
-"""A run's control group on this machine's cgroup v1 hierarchies: what `RunGroup.kill_all` leaves behind.
+"""A run's control group on this machine's cgroup hierarchies: what `RunGroup.kill_all` leaves behind, and which
+groups a judge's sweep of stale ones removes.
 
 The runner tests (test_execute.py) judge programs end to end; this one holds open a window they hit only by
 chance: a group whose last process leaves on its own while the judge is killing the group.
@@ -62,3 +63,41 @@ def test_a_group_whose_last_process_left_on_its_own_is_not_left_frozen(frozen_ca
         assert (group.dirs["freezer"] / "freezer.state").read_text().strip() == "THAWED"
     finally:
         os.waitpid(pid, 0)
+
+
+def test_the_sweep_removes_only_groups_whose_judge_is_gone_in_its_own_pid_namespace() -> None:
+    """Issue 44, item 7: a sweep that looked for a group's pid in its own /proc took a live judge of another PID
+    namespace for a dead one, and removed its groups while they held no process (a correct program's JE: the
+    launcher could not go back to its removed home group). Of three groups named with a pid that is gone here,
+    only the one made in this namespace is a dead judge's; a live judge's group is kept whatever it holds."""
+    live = cgroups.create(None, None)
+    if live is None:
+        pytest.skip("needs a control group this process can make")
+    parents = tuple(dict.fromkeys(folder.parent for folder in live.dirs.values()))
+    gone = os.fork()
+    if gone == 0:
+        os._exit(0)
+    os.waitpid(gone, 0)
+    ours = os.stat("/proc/self/ns/pid").st_ino
+    names = {
+        "a dead judge's, this namespace": f"judge-{gone}-{ours}-{os.urandom(6).hex()}",
+        "another namespace's judge's": f"judge-{gone}-{ours + 1}-{os.urandom(6).hex()}",
+        "an earlier judge's, no namespace": f"judge-{gone}-{os.urandom(6).hex()}",
+    }
+    made = [parent / name for parent in parents for name in names.values()]
+    for folder in made:
+        folder.mkdir()
+    try:
+        cgroups._sweep_stale(parents)
+        left = {what: [(parent / name).exists() for parent in parents] for what, name in names.items()}
+        assert left == {
+            "a dead judge's, this namespace": [False] * len(parents),
+            "another namespace's judge's": [True] * len(parents),
+            "an earlier judge's, no namespace": [True] * len(parents),
+        }
+        assert all(folder.exists() for folder in live.dirs.values())
+    finally:
+        for folder in made:
+            if folder.exists():
+                folder.rmdir()
+        live.remove()
