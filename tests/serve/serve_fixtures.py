@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from argon2 import PasswordHasher
 from conftest import ROOT, write_problem
 
@@ -148,3 +149,22 @@ def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str =
                               verdict=verdict, cases=cases, compile_message=compile_message)
     outcome = SubmissionOutcome(verdict=verdict, tests_passed=result.passed, result=result, error="", worker="test")
     assert store.finish(submission_id, claimed.token, outcome)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update"]
+
+
+@contextmanager
+def headless_chromium() -> Iterator[object]:
+    """Debian's Chromium driven by playwright for the block (the test is skipped where either is missing)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()

@@ -12,28 +12,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_fixtures import AC_SOURCE, WA_SOURCE, running_server, write_roster
+from serve_fixtures import AC_SOURCE, WA_SOURCE, headless_chromium, running_server, write_roster
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update"]
 VERDICT_MS = 120_000
 HOSTILE_NAME = 'Lee <img src=x onerror="document.title=1">'
 HOSTILE_CODE = "# </pre><script>document.title='pwned'</script>\x1b[2J\n" + WA_SOURCE
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium "
-                                                              "(apt-get install chromium)")
 
 
 @pytest.fixture
 def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with headless_chromium() as launched:
+        yield launched
 
 
 def _watched(context: object, errors: list[str]) -> object:

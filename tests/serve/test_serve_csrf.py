@@ -9,15 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_fixtures import AC_SOURCE, STUDENTS, running_server
+from serve_fixtures import AC_SOURCE, STUDENTS, headless_chromium, running_server
 from serve_http import Browser, basic
 
 from judge.serve.store import Store
 
 KIM = STUDENTS[0]
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update"]
 ATTACKER = "http://attacker.test"
 SUBMISSION = {"problem": "sum", "code": AC_SOURCE, "language": "python3"}
 
@@ -49,15 +46,8 @@ def test_a_post_with_basic_credentials_from_a_script_or_this_servers_page_is_acc
 
 @pytest.fixture
 def chromium() -> Iterator[object]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("needs Chromium at /usr/bin/chromium (apt-get install chromium)")
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with headless_chromium() as launched:
+        yield launched
 
 
 def test_another_sites_form_cannot_submit_with_the_basic_credentials_chromium_remembers(chromium: object,
