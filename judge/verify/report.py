@@ -60,6 +60,26 @@ class SubmissionCheck:
         return self.expected.unmet_by_tests({case.name: case.verdict for case in self.result.cases})
 
     @property
+    def mismatch(self) -> str:
+        """What happened, when the submission did not get what it should (else ""): the judge's failure, the
+        requirement on single tests it missed, the first line of the message of the test that decided, or the
+        outcome in words when no message says it (a should-fail submission that every test accepted)."""
+        if self.ok:
+            return ""
+        if self.failed or self.unmet:
+            return self.failed or self.unmet
+        result = self.result
+        if result is None:
+            return ""
+        if result.verdict is Verdict.AC and self.expected.partial:
+            return f"expected less than the full score, got {result.score_shown}"
+        if result.verdict is Verdict.AC:  # an accepted test's message (a checker's "ok") would not say it
+            return f"expected {self.expected.short}, every test was accepted"
+        deciding = next((case for case in result.cases if case.verdict is result.verdict), None)
+        message = (deciding.message if deciding is not None else result.compile_message).split("\n")[0]
+        return message or f"expected {self.expected.short}, got {result.verdict.short}"
+
+    @property
     def slow_warning(self) -> str:
         """Set when an accepted submission leaves less than the safety margin under the time limit."""
         if self.result is None or not self.expected.accepted:
@@ -68,6 +88,22 @@ class SubmissionCheck:
         if used > MARGIN_WARNING:
             return f"slowest test uses {used:.0%} of the time limit (warn above {MARGIN_WARNING:.0%})"
         return ""
+
+    @property
+    def score_warning(self) -> str:
+        """Set when an accepted submission of a scored problem gets less than the full score, as problemtools warns:
+        for a heuristic problem that may be meant, else it belongs in partially_accepted/."""
+        result = self.result
+        if result is None or not self.expected.accepted or result.verdict is not Verdict.AC:
+            return ""
+        if result.score is None or result.max_score is None or result.score >= result.max_score:
+            return ""
+        return f"did not attain full score ({result.score_shown}); if meant, move it to partially_accepted/"
+
+    @property
+    def warning(self) -> str:
+        """Every warning about an accepted submission, in one line (empty without any)."""
+        return "; ".join(warning for warning in (self.slow_warning, self.score_warning) if warning)
 
 
 @dataclass(frozen=True)

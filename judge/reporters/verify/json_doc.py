@@ -36,7 +36,8 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
                 "skipped": check.skipped,
                 "judge_failure": check.failed,
                 "unmet": check.unmet,
-                "warning": check.slow_warning,
+                "mismatch": check.mismatch,
+                "warning": check.warning,
                 "result": check.result.to_dict() if check.result else None,
             }
             for check in verified.submissions

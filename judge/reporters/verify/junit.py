@@ -77,15 +77,6 @@ def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None
         failure = ElementTree.SubElement(
             case, "failure", message=xml_text(f"expected {check.expected.short}, got {got}")
         )
-        failure.text = xml_text(check.failed or check.unmet or _first_failing_message(check))
-    elif check.slow_warning:
-        ElementTree.SubElement(case, "system-out").text = xml_text(f"warning: {check.slow_warning}")
-
-
-def _first_failing_message(check: SubmissionCheck) -> str:
-    if check.result is None:
-        return ""
-    return next(
-        (case.message for case in check.result.cases if case.verdict is check.result.verdict),
-        check.result.compile_message,
-    )
+        failure.text = xml_text(check.mismatch)
+    elif check.warning:
+        ElementTree.SubElement(case, "system-out").text = xml_text(f"warning: {check.warning}")

