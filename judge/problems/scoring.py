@@ -64,13 +64,18 @@ class ScoreGroup:
     ignore_sample: bool = False
     break_on_reject: bool = False
     checker_scores: bool = True
+    full_score: float | None = None
+    """The most a submission can score when the package says it (a legacy top `range: 0 100`), rather than what
+    passing everything adds up to; problemtools measures "full score" against it."""
 
     def tests(self) -> list[str]:
         """Every test name below this group, in order."""
         return [name for item in self.items for name in ([item] if isinstance(item, str) else item.tests())]
 
     def max_score(self) -> float:
-        """The score of a submission that passes everything."""
+        """The full score: the package's own, else the score of a submission that passes everything."""
+        if self.full_score is not None:
+            return self.full_score
         return self.grade(dict.fromkeys(self.tests(), Verdict.AC))[1]
 
     def grade(

@@ -128,6 +128,8 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
     ("name: X\n", {".timelimit": "fast\n"}, ".timelimit: must hold a number of seconds, got 'fast'"),
     ("name: X\n", {"data/secret/2.in": "2\n"}, "data/secret/2.ans: missing"),
     ("name: X\n", {"data/secret/testdata.yaml": "on_rejct: grade\n"}, "testdata.yaml: on_rejct: unknown key"),
+    ("name: X\n", {"data/testdata.yaml": "range: 100 0\n"}, "data/testdata.yaml: range: must be two numbers, the smaller"),
+    ("name: X\n", {"data/testdata.yaml": "range: 0 1e9\n"}, "data/testdata.yaml: range: its maximum must be a number"),
     ("name: X\n", {"submissions/accepted/a.py": "# @EXPECTED_RESULTS@: MAYBE\n"}, "unknown result 'MAYBE'"),
     ("problem_format_version: 2023-07-draft\ntype: interactive\n", {}, "type: interactive needs an output validator"),
     ("problem_format_version: 2023-07-draft\ntype: submit-answer\n", {}, "type: submit-answer problems are not supported"),

@@ -14,6 +14,7 @@ the package is a mistake of the file.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,12 +214,34 @@ def load_tests(
     if not tests:
         raise SpecError(f"{data}: no test cases; put <name>.in with <name>.ans under data/sample or data/secret")
     _check_validator_names(read, input_validators)
+    whole = _group("", tuple(items), inherited, top)
     return TestData(
         tuple(tests),
-        _group("", tuple(items), inherited, top),
+        dataclasses.replace(whole, full_score=_full_score(read[0][0], top)) if top is not None else whole,
         tuple(path for path, _ in read),
         _unused_keys(root, read),
     )
+
+
+def _full_score(path: Path, top: GroupSettings) -> float | None:
+    """The maximum of the top group's `range: <min> <max>` (legacy; problemtools' default is `-inf +inf`), when
+    finite: the full score an accepted submission should get. A range that does not read as two numbers, the
+    smaller first, is a SpecError naming the file."""
+    if top.range is None:
+        return None
+    words = top.range.split()
+    try:
+        low, high = (float(word) for word in words) if len(words) == 2 else (math.nan, math.nan)
+    except ValueError:
+        low = high = math.nan
+    if not low <= high:
+        raise SpecError(f"{path}: range: must be two numbers, the smaller first (as `0 100`), got {top.range!r}")
+    if not math.isfinite(high):
+        return None
+    try:
+        return checked_score(high)
+    except ValueError as error:
+        raise SpecError(f"{path}: range: its maximum {error}") from None
 
 
 def _check_validator_names(read: list[tuple[Path, GroupSettings]], validators: tuple[Path, ...]) -> None:
@@ -242,7 +265,8 @@ def _unused_keys(root: Path, read: list[tuple[Path, GroupSettings]]) -> tuple[st
     """Each key of the settings files `read` that judge does not use, once, with the first file giving it."""
     first: dict[str, Path] = {}
     for path, settings in read:
-        for key in sorted(settings.model_fields_set - USED_GROUP_KEYS):
+        used = USED_GROUP_KEYS | ({"range"} if path.parent == root / DATA_FOLDER else set())  # the top one's
+        for key in sorted(settings.model_fields_set - used):
             first.setdefault(key, path)
     return tuple(f"{key} ({first[key].relative_to(root).as_posix()})" for key in first)
 
