@@ -9,12 +9,21 @@ from pathlib import Path
 from judge.checkers import Checker, open_checker
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
+from judge.languages.detection import detect_language
 from judge.problems.model import Problem, TestCase, ValidatorArgs
 from judge.programs.runs import ProblemPrograms
 from judge.programs.validators import InputValidator, run_validator
 from judge.runner.sandbox import scratch_folder
 from judge.verdicts import Verdict
-from judge.verify.report import TestDataCheck
+from judge.verify.report import NOTE, WARNING, TestDataCheck
+
+NO_SECRET_DATA = (
+    "No secret data provided: every test is a sample, so the reference submissions were judged on the samples "
+    "alone; add tests in data/secret/ (in our layout, tests/ files not named sample*)"
+)
+"""problemtools' warning, with what it means here."""
+VALIDATOR_LANGUAGES = {".ctd": "checktestdata scripts", ".viva": "Viva scripts"}
+"""Validator languages packages use that judge does not run (problemtools runs them with checktestdata, Viva)."""
 
 
 def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDataCheck]:
@@ -30,9 +39,11 @@ def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDat
                 "unused keys",
                 True,
                 f"the specification defines them, judge does not use them: {', '.join(problem.unused_keys)}",
-                note=True,
+                note=NOTE,
             )
         )
+    if all(test.is_sample for test in problem.tests):
+        checks.append(TestDataCheck(problem.id, "secret data", True, NO_SECRET_DATA, note=WARNING))
     try:
         with scratch_folder("judge-data-") as scratch:
             input_validators = _input_validators(problem, programs, scratch, checks)
@@ -54,18 +65,35 @@ def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDat
 def _input_validators(
     problem: Problem, programs: ProblemPrograms, scratch: Path, checks: list[TestDataCheck]
 ) -> list[InputValidator]:
-    """A package's input validators, compiled once; one in a language judge cannot run here is noted (a passing
-    check naming what is missing), as a reference submission in such a language is skipped."""
+    """A package's input validators, compiled once; one judge cannot run here (a language it does not have, or whose
+    toolchain is missing) is a skipped check saying why, as a reference submission in such a language is skipped:
+    not a failure, and not a pass either."""
     validators = []
     for index, path in enumerate(problem.input_validators):
         label = f"{path.parent.name}/{path.name}"
         try:
             validators.append(InputValidator.build(path, label, programs, scratch, index))
-        except (SubmissionError, ToolchainMissing) as missing:
-            checks.append(TestDataCheck(problem.id, label, True, f"skipped: {missing}"))
+        except ToolchainMissing as missing:
+            checks.append(TestDataCheck(problem.id, label, True, "", skipped=str(missing)))
+        except SubmissionError as error:
+            checks.append(TestDataCheck(problem.id, label, True, "", skipped=_cannot_run(path, error)))
         except SpecError as error:
             checks.append(TestDataCheck(problem.id, label, False, str(error)))
     return validators
+
+
+def _cannot_run(path: Path, error: SubmissionError) -> str:
+    """Why judge cannot run the validator at `path`: its kind when judge knows of it (a checktestdata script),
+    else no language for its suffix, else what the error says (a folder without one main source)."""
+    if path.is_dir():
+        return str(error).removeprefix(f"{path}: ")
+    try:
+        detect_language(path)
+    except SubmissionError:
+        suffix = path.suffix or "extensionless"
+        kind = VALIDATOR_LANGUAGES.get(path.suffix.lower())
+        return f"judge does not run {kind} ({suffix})" if kind else f"no language judges {suffix} files here"
+    return str(error).removeprefix(f"{path}: ")
 
 
 def _with_input_validators(

@@ -22,8 +22,14 @@ class TestDataCheck:
     test: str
     ok: bool
     detail: str
-    note: bool = False
-    """Not a test: something about the data the author should know (keys judge does not use); never a failure."""
+    note: str = ""
+    """Not a test but something the author should know, never a failure: NOTE (keys judge does not use) or WARNING
+    (what the verification cannot have proved: every test is a sample)."""
+    skipped: str = ""
+    """Why this check could not be made here (an input validator judge cannot run); never a failure, never a pass."""
+
+
+NOTE, WARNING = "note", "warning"
 
 
 @dataclass(frozen=True)

@@ -74,3 +74,41 @@ def test_an_accepted_reference_short_of_the_full_score_is_warned_and_range_sets_
 
     (full,) = verify_json(write_package(tmp_path / "full", files))["submissions"]
     assert (full["result"]["score"], full["result"]["max_score"], full["warning"]) == (2, 2, "")
+
+
+def test_a_package_without_secret_data_is_warned_that_only_samples_were_judged(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "echo", {
+        ".timelimit": "1\n",
+        "data/sample/1.in": "5\n", "data/sample/1.ans": "5\n",
+        "submissions/accepted/echo.py": ECHO,
+    })
+    (warning,) = [check for check in verify_json(root)["test_data"] if check["note"]]
+    assert warning["note"] == "warning" and warning["ok"], warning
+    assert warning["detail"].startswith("No secret data provided: every test is a sample")
+    text = judge_cli("verify", "--sandbox", "none", root)
+    assert text.returncode == 0, text.stdout + text.stderr
+    assert "warning echo: secret data: No secret data provided" in words(text.stdout), text.stdout
+    assert "test data: 1/1 tests valid" in text.stdout
+
+
+def test_an_input_validator_judge_cannot_run_is_a_skipped_check_not_a_passed_one(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "echo", {
+        ".timelimit": "1\n",
+        "input_validators/format.ctd": "INT(0, 10) NEWLINE\n",
+        "data/secret/1.in": "5\n", "data/secret/1.ans": "5\n",
+        "data/secret/2.in": "7\n", "data/secret/2.ans": "7\n",
+        "submissions/accepted/echo.py": ECHO,
+    })
+    checks = verify_json(root)["test_data"]
+    assert [check["test"] for check in checks] == ["input_validators/format.ctd", "secret/1", "secret/2"]
+    assert checks[0]["skipped"] == "judge does not run checktestdata scripts (.ctd)"
+    assert not any(check["note"] for check in checks)  # it has secret data: no warning
+    text = judge_cli("verify", "--sandbox", "none", root)
+    assert text.returncode == 0, text.stdout + text.stderr
+    assert "test data: 2/2 tests valid, 1 check skipped" in text.stdout
+    assert ("skipped echo/input_validators/format.ctd: judge does not run checktestdata scripts (.ctd); its checks "
+            "were not made") in words(text.stdout)
+    assert "--lang" not in text.stdout
+    junit = ElementTree.fromstring(judge_cli("verify", "--sandbox", "none", "--format", "junit", root).stdout)
+    (suite,) = junit.iter("testsuite")
+    assert suite.get("skipped") == "1" and suite.get("failures") == "0"

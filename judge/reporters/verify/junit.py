@@ -31,7 +31,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
             name=xml_text(problem_id),
             tests=str(len(data) + len(submissions)),
             failures=str(sum(not check.ok for check in data) + sum(not check.ok for check in submissions)),
-            skipped=str(sum(bool(check.skipped) for check in submissions)),
+            skipped=str(sum(bool(check.skipped) for check in data) + sum(bool(check.skipped) for check in submissions)),
         )
         derived = [limit for limit in verified.derived_limits if limit.problem_id == problem_id]
         for limit in derived:  # properties come first in a testsuite, system-out last
@@ -58,8 +58,12 @@ def _data_case(suite: ElementTree.Element, check: TestDataCheck) -> None:
     case = ElementTree.SubElement(
         suite, "testcase", classname=xml_text(f"{check.problem_id}.data"), name=xml_text(check.test)
     )
-    if not check.ok:
+    if check.skipped:
+        ElementTree.SubElement(case, "skipped", message=xml_text(check.skipped))
+    elif not check.ok:
         ElementTree.SubElement(case, "failure", message="invalid test data").text = xml_text(check.detail)
+    elif check.note:
+        ElementTree.SubElement(case, "system-out").text = xml_text(f"{check.note}: {check.detail}")
 
 
 def _submission_case(suite: ElementTree.Element, check: SubmissionCheck) -> None:

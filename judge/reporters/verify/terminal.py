@@ -14,7 +14,7 @@ from rich.text import Text
 
 from judge.inert import for_terminal
 from judge.reporters.terminal_text import counted
-from judge.verify.report import SubmissionCheck, VerifyReport
+from judge.verify.report import WARNING, SubmissionCheck, VerifyReport
 
 
 def _got(check: SubmissionCheck) -> Text:
@@ -39,12 +39,30 @@ def _short_path(check: SubmissionCheck) -> str:
 
 def report(verified: VerifyReport, stream: TextIO) -> None:
     console = Console(file=stream, highlight=False, width=max(140, Console(file=stream).width))
-    tests = [check for check in verified.data_checks if not check.note]
+    tests = [check for check in verified.data_checks if not check.note and not check.skipped]
+    unmade = [check for check in verified.data_checks if check.skipped]
     bad_data = [check for check in tests if not check.ok]
-    console.print(f"test data: {len(tests) - len(bad_data)}/{len(tests)} tests valid")
+    console.print(
+        f"test data: {len(tests) - len(bad_data)}/{len(tests)} tests valid"
+        + (f", {counted(len(unmade), 'check')} skipped" if unmade else "")
+    )
     for noted in (check for check in verified.data_checks if check.note):
         console.print(
-            Text.assemble("  ", ("note", "yellow"), for_terminal(f" {noted.problem_id}: {noted.test}: {noted.detail}"))
+            Text.assemble(
+                "  ",
+                (noted.note, "bold yellow" if noted.note == WARNING else "yellow"),
+                for_terminal(f" {noted.problem_id}: {noted.test}: {noted.detail}"),
+            )
+        )
+    for unmade_check in unmade:
+        console.print(
+            Text.assemble(
+                "  ",
+                ("skipped", "yellow"),
+                for_terminal(
+                    f" {unmade_check.problem_id}/{unmade_check.test}: {unmade_check.skipped}; its checks were not made"
+                ),
+            )
         )
     for derived in verified.derived_limits:
         console.print(
