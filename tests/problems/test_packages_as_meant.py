@@ -6,12 +6,19 @@ PyPy 3 as Kattis and problemtools judge it."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
-from conftest import judge_cli
+import pytest
+from conftest import ROOT, judge_cli, needs, write_problem
 
 ECHO = "print(input())\n"
+IMPLEMENTATION = "import platform\nprint(platform.python_implementation())\n"
+"""Prints which Python runs it: `PyPy` on PyPy 3, `CPython` on our Python 3."""
 
 
 def write_package(root: Path, files: dict[str, str]) -> Path:
@@ -112,3 +119,63 @@ def test_an_input_validator_judge_cannot_run_is_a_skipped_check_not_a_passed_one
     junit = ElementTree.fromstring(judge_cli("verify", "--sandbox", "none", "--format", "junit", root).stdout)
     (suite,) = junit.iter("testsuite")
     assert suite.get("skipped") == "1" and suite.get("failures") == "0"
+
+
+@needs("pypy3")
+def test_a_packages_python_is_judged_and_timed_on_pypy_as_kattis_runs_it(tmp_path: Path) -> None:
+    """Its accepted submissions set the time limit (none is given) and must print PyPy: measured and judged on
+    PyPy 3, `.py` and `.py3` alike; the one expecting CPython must be WA."""
+    root = write_package(tmp_path / "which", {
+        "data/secret/1.in": "\n", "data/secret/1.ans": "PyPy\n",
+        "submissions/accepted/which.py": IMPLEMENTATION,
+        "submissions/accepted/which_again.py3": IMPLEMENTATION,
+        "submissions/wrong_answer/which.py": IMPLEMENTATION.replace("print(", "print('C' + "),
+    })
+    report = verify_json(root)
+    rows = {"/".join(Path(row["path"]).parts[-2:]): row for row in report["submissions"]}
+    assert report["ok"], rows
+    assert {name: (row["got"], row["result"]["language"]) for name, row in rows.items()} == {
+        "accepted/which.py": ("AC", "PyPy 3"), "accepted/which_again.py3": ("AC", "PyPy 3"),
+        "wrong_answer/which.py": ("WA", "PyPy 3")}
+    (derived,) = report["derived_time_limits"]
+    assert Path(derived["slowest_accepted"]).parent.name == "accepted"
+
+
+def test_our_own_problems_python_stays_cpython_as_on_boj(tmp_path: Path) -> None:
+    write_problem(tmp_path / "problems" / "which", {"1": ("\n", "CPython\n")}, id="which")
+    submission = tmp_path / "submissions" / "which" / "accepted" / "which.py"
+    submission.parent.mkdir(parents=True)
+    submission.write_text(IMPLEMENTATION)
+    done = judge_cli("verify", "--sandbox", "none", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = json.loads(done.stdout)["submissions"]
+    assert (row["got"], row["result"]["language"]) == ("AC", "Python 3")
+
+
+def test_without_pypy_a_packages_python_is_skipped_naming_the_fix_never_judged_on_cpython(tmp_path: Path) -> None:
+    """A PATH with Python 3 and no PyPy: the package's Python submission is skipped, in one line naming the package
+    to install and why CPython does not stand in; its C++ one is still judged."""
+    if not shutil.which("g++"):
+        pytest.skip("needs g++")
+    path = tmp_path / "bin"
+    path.mkdir()
+    for tool in ("python3", "g++", "ldd", "as", "ld"):
+        found = shutil.which(tool)
+        if found is not None:
+            (path / tool).symlink_to(found)
+    root = write_package(tmp_path / "which", {
+        ".timelimit": "2\n",
+        "data/secret/1.in": "\n", "data/secret/1.ans": "PyPy\n",
+        "submissions/accepted/which.py": IMPLEMENTATION,
+        "submissions/accepted/which.cc": '#include <cstdio>\nint main() { std::puts("PyPy"); }\n',
+    })
+    env = {**os.environ, "PATH": str(path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "judge", "verify", "--sandbox", "none", "--format", "json", str(root)],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {Path(row["path"]).name: row for row in json.loads(done.stdout)["submissions"]}
+    assert rows["which.cc"]["got"] == "AC", rows
+    skipped = rows["which.py"]["skipped"]
+    assert rows["which.py"]["got"] is None and "\n" not in skipped
+    assert "apt-get install pypy3" in skipped and "the package means PyPy 3" in skipped, skipped
+
