@@ -5,8 +5,10 @@
     checker: checker.py                               # the problem folder's own checker (see custom.py)
 
 `open_checker` is how a submission gets its checker: a problem's checker.py runs in a box for as long as the
-`with` block, and is torn down after it. A problem's checker.py and checker programs start through the judging's
-`ProblemPrograms` (judge/programs/runs.py), so they get the sandbox and containment the command chose.
+`with` block, and is torn down after it. `open_test_checkers` gives the tests that have a checker of their own
+(a package group's output validator flags: `Problem.test_checkers`) theirs, for the same block. A problem's
+checker.py and checker programs start through the judging's `ProblemPrograms` (judge/programs/runs.py), so they
+get the sandbox and containment the command chose.
 
 A built-in is a class whose keyword-only `__init__` parameters are its options; their annotations say which
 types problem.yaml may give. A value of the right type that is still unusable is refused by the class with
@@ -30,10 +32,18 @@ from judge.checkers.package_default import PackageDefaultChecker
 from judge.checkers.program import ProgramChecker, program_limits
 from judge.checkers.tokens import TokensChecker
 from judge.errors import SpecError
-from judge.problems.model import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, Problem
+from judge.problems.model import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem
 from judge.programs.runs import ProblemPrograms
 
-__all__ = ["BUILTIN_CHECKERS", "CheckResult", "Checker", "CheckerFactory", "build_checker", "open_checker"]
+__all__ = [
+    "BUILTIN_CHECKERS",
+    "CheckResult",
+    "Checker",
+    "CheckerFactory",
+    "build_checker",
+    "open_checker",
+    "open_test_checkers",
+]
 
 CheckerFactory = Callable[..., Checker]
 
@@ -60,11 +70,35 @@ def open_checker(problem: Problem, programs: ProblemPrograms, scratch: Path) -> 
             checker.close()
 
 
-def build_checker(problem: Problem, programs: ProblemPrograms, scratch: Path) -> Checker:
-    """The checker `problem.spec.checker` names, built with its options; SpecError if either is wrong. A
-    CustomChecker must be closed: prefer `open_checker`."""
+@contextmanager
+def open_test_checkers(problem: Problem, programs: ProblemPrograms, scratch: Path) -> Iterator[Mapping[str, Checker]]:
+    """The checker of each test that has its own (`problem.test_checkers`), by test name, for the duration of the
+    block: one built per distinct spec, as groups share their flags, each in a scratch folder of its own."""
+    built: dict[str, Checker] = {}
+    by_test: dict[str, Checker] = {}
+    try:
+        for test, spec in problem.test_checkers.items():
+            key = repr((spec.name, sorted(spec.options.items())))
+            if key not in built:
+                own = scratch / f"test-checker-{len(built)}"
+                own.mkdir()
+                built[key] = build_checker(problem, programs, own, spec)
+            by_test[test] = built[key]
+        yield by_test
+    finally:
+        for checker in built.values():
+            if isinstance(checker, CustomChecker):
+                checker.close()
+
+
+def build_checker(
+    problem: Problem, programs: ProblemPrograms, scratch: Path, spec: CheckerSpec | None = None
+) -> Checker:
+    """The checker `spec` (by default `problem.spec.checker`) names, built with its options; SpecError if either
+    is wrong. A CustomChecker must be closed: prefer `open_checker`."""
     spec_path = problem.root / SPEC_FILE
-    name, options = problem.spec.checker.name, dict(problem.spec.checker.options)
+    spec = spec or problem.spec.checker
+    name, options = spec.name, dict(spec.options)
     if name == CUSTOM_CHECKER_FILE:
         if options:
             key = next(iter(options))

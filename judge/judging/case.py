@@ -71,7 +71,7 @@ def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = output_path.read_bytes()
     answer = test.answer_path.read_bytes()
-    checked = setup.checker(input=test.input_path.read_bytes(), output=output, answer=answer)
+    checked = setup.checker_for(test)(input=test.input_path.read_bytes(), output=output, answer=answer)
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
     diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
@@ -81,7 +81,7 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of a multi-pass problem: pass after pass, each reading the input the validator wrote on the one
     before, each under the full limits. The case's times and memory are its costliest pass's (the limits are
     per pass); its message names the pass that decided."""
-    checker, passes = setup.checker, setup.problem.passes
+    checker, passes = setup.checker_for(test), setup.problem.passes
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: a multi-pass problem needs an output validator program")
     answer = test.answer_path.read_bytes()
@@ -129,14 +129,13 @@ def _run_spec(setup: JudgingSetup, test: TestCase) -> RunSpec:
 
 def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
-    if not isinstance(setup.checker, ProgramChecker):
+    checker = setup.checker_for(test)
+    if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
     from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
     language = setup.program.toolchain.language
-    done = interact(
-        _run_spec(setup, test), setup.limits, language.memory_errors, setup.containment, setup.checker, test
-    )
+    done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.containment, checker, test)
     stats = done.submission
     return CaseResult(
         name=test.name,

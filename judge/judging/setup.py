@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.checkers import Checker, open_checker
+from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits, limits_note
 from judge.judging.results import SubmissionHeader
@@ -24,7 +24,7 @@ from judge.languages.detection import detect_language
 from judge.languages.sources import SourceFiles
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
-from judge.problems.model import SPEC_FILE, Problem
+from judge.problems.model import SPEC_FILE, Problem, TestCase
 from judge.programs.program import Program
 from judge.programs.runs import ProblemPrograms
 from judge.runner.containment.choice import choose_containment, describe
@@ -55,6 +55,12 @@ class JudgingSetup:
     """The containment the command chose; inside `tests_started`, the run group the tests share."""
     starter: Starter
     """How a run starts: a fork of the judge; inside `tests_started`, the tests' launcher or warm box."""
+    test_checkers: Mapping[str, Checker] = dataclasses.field(default_factory=dict)
+    """The checkers of the tests that have their own (a package group's output validator flags), by name."""
+
+    def checker_for(self, test: TestCase) -> Checker:
+        """The checker that judges `test`'s output: its own, else the problem's."""
+        return self.test_checkers.get(test.name, self.checker)
 
 
 @contextmanager
@@ -89,9 +95,12 @@ def set_up(
             beside=files.beside,
         )
         programs = ProblemPrograms.of(sandbox, containment)
-        with open_checker(problem, programs, scratch) as checker:
+        with (
+            open_checker(problem, programs, scratch) as checker,
+            open_test_checkers(problem, programs, scratch) as test_checkers,
+        ):
             setup = JudgingSetup(
-                problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter)
+                problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter), test_checkers
             )
             header = SubmissionHeader(
                 problem_id=problem.id,

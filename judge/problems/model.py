@@ -136,7 +136,9 @@ class Problem:
     test may run the submission (a multi-pass package's `limits.validation_passes`; 1 for every other problem),
     each pass's input written by the output validator of the one before (judge/judging/case.py). unused_keys: keys of a
     package's problem.yaml and group settings that the specification defines and judge does not use, each once
-    (`judge verify` lists them).
+    (`judge verify` lists them). test_checkers: a package's tests whose group (or own settings file) gives output
+    validator flags other than the problem's checker has, each with the checker those flags make; every other
+    test is checked by spec.checker.
     """
 
     root: Path
@@ -155,6 +157,7 @@ class Problem:
     boj_java_main: bool = True
     """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
     unused_keys: tuple[str, ...] = ()
+    test_checkers: Mapping[str, CheckerSpec] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

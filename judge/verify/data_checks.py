@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.checkers import Checker, open_checker
+from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.languages.detection import detect_language
@@ -47,11 +47,15 @@ def check_test_data(problem: Problem, programs: ProblemPrograms) -> list[TestDat
     try:
         with scratch_folder("judge-data-") as scratch:
             input_validators = _input_validators(problem, programs, scratch, checks)
-            with open_checker(problem, programs, scratch) as checker:
+            with (
+                open_checker(problem, programs, scratch) as checker,
+                open_test_checkers(problem, programs, scratch) as test_checkers,
+            ):
                 for test in problem.tests:
                     try:
+                        own = test_checkers.get(test.name, checker)
                         check = _check_test(
-                            problem.id, test, validator, programs, checker, scratch, problem.answers_are_outputs
+                            problem.id, test, validator, programs, own, scratch, problem.answers_are_outputs
                         )
                         args = problem.input_validator_args.get(test.name, ValidatorArgs())
                         checks.append(_with_input_validators(check, test, input_validators, args))

@@ -136,9 +136,9 @@ def _package(tmp_path: Path, spec: str, files: dict[str, str] | None = None) -> 
     ("validation: custom\n", {}, "problem.yaml: validation: custom, but there is no output_validators/<name>/ folder"),
     ("validation: custom\n", {"output_validators/a/v.py": "\n", "output_validators/b/v.py": "\n"},
      "output_validators: 2 output validators; judge runs one"),
-    ("name: X\n", {"data/secret/g/testdata.yaml": "output_validator_flags: case_sensitive\n",
+    ("name: X\n", {"data/secret/g/testdata.yaml": "output_validator_flags: case_insensitive\n",
                    "data/secret/g/1.in": "1\n", "data/secret/g/1.ans": "1\n"},
-     "groups with different output validator flags"),
+     "data/secret/g/testdata.yaml: validator flags: unknown flag 'case_insensitive'"),
 ])
 def test_package_mistakes_are_one_line_naming_the_file(tmp_path: Path, spec: str, files: dict[str, str],
                                                        message: str) -> None:

@@ -179,3 +179,50 @@ def test_without_pypy_a_packages_python_is_skipped_naming_the_fix_never_judged_o
     assert rows["which.py"]["got"] is None and "\n" not in skipped
     assert "apt-get install pypy3" in skipped and "the package means PyPy 3" in skipped, skipped
 
+
+def test_groups_with_output_validator_flags_of_their_own_check_their_tests_with_them(tmp_path: Path) -> None:
+    """data/secret/strict/ compares case-sensitively (its testdata.yaml), the rest does not (the default): an
+    echo is WA on the strict group only, and a shout is AC on both, which no single set of flags gives."""
+    root = write_package(tmp_path / "shout", {
+        ".timelimit": "1\n",
+        "data/secret/loose/1.in": "Hello\n", "data/secret/loose/1.ans": "hello\n",
+        "data/secret/strict/testdata.yaml": "output_validator_flags: case_sensitive\n",
+        "data/secret/strict/1.in": "Hello\n", "data/secret/strict/1.ans": "HELLO\n",
+        "submissions/accepted/shout.py": "print(input().upper())\n",
+        "submissions/wrong_answer/echo.py": ECHO,
+    })
+    report = verify_json(root)
+    rows = {Path(row["path"]).name: row for row in report["submissions"]}
+    assert report["ok"], rows
+    assert rows["shout.py"]["got"] == "AC"
+    echo = rows["echo.py"]["result"]["cases"]
+    assert [(case["name"], case["verdict"]) for case in echo] == [("secret/loose/1", "AC"), ("secret/strict/1", "WA")]
+    run = judge_cli("run", "--sandbox", "none", root, root / "submissions" / "wrong_answer" / "echo.py")
+    assert run.returncode == 1 and "secret/strict/1" in run.stdout, run.stdout + run.stderr
+
+
+def test_a_groups_arguments_reach_the_packages_own_output_validator_for_its_tests_only(tmp_path: Path) -> None:
+    """2023-07: data/secret/loud/test_group.yaml gives the package's validator `--any-case`; the plain group's
+    tests are compared exactly. A shout is right only where the flag reaches the validator."""
+    validator = (
+        "import sys\n"
+        "answer = open(sys.argv[2]).read().split()\n"
+        "output = sys.stdin.read().split()\n"
+        "if '--any-case' in sys.argv[4:]:\n"
+        "    answer, output = [w.lower() for w in answer], [w.lower() for w in output]\n"
+        "sys.exit(42 if output == answer else 43)\n"
+    )
+    root = write_package(tmp_path / "loud", {
+        "problem.yaml": "problem_format_version: 2023-07-draft\nname: Loud\nlimits: {time_limit: 1}\n",
+        "output_validator/validate.py": validator,
+        "data/secret/plain/1.in": "hi\n", "data/secret/plain/1.ans": "HI\n",
+        "data/secret/loud/test_group.yaml": "output_validator_args: [--any-case]\n",
+        "data/secret/loud/1.in": "hey\n", "data/secret/loud/1.ans": "hey\n",
+        "submissions/accepted/shout.py": "print(input().upper())\n",
+        "submissions/wrong_answer/echo.py": ECHO,
+    })
+    report = verify_json(root)
+    rows = {Path(row["path"]).name: row for row in report["submissions"]}
+    assert report["ok"], rows
+    assert rows["shout.py"]["got"] == "AC" and rows["echo.py"]["got"] == "WA"
+    assert [case["name"] for case in rows["echo.py"]["result"]["cases"]] == ["secret/loud/1", "secret/plain/1"]

@@ -1,9 +1,10 @@
 """A problem package as a `Problem`: our ProblemSpec filled from the package's problem.yaml, data/ and limits.
 
 What judge cannot do yet with a package is refused here, at loading, with one line saying what: submit-answer
-problems, interactive multi-pass ones, more than one custom output validator, and groups whose output validator
-flags differ from the rest. A multi-pass problem runs each test up to `limits.validation_passes` times (2 by
-default), a key only a multi-pass problem may give.
+problems, interactive multi-pass ones, more than one custom output validator. Groups may give output validator
+flags of their own (testdata.yaml / test_group.yaml, inherited down, as the specification allows): their tests
+get a checker of their own (`Problem.test_checkers`). A multi-pass problem runs each test up to
+`limits.validation_passes` times (2 by default), a key only a multi-pass problem may give.
 """
 
 from __future__ import annotations
@@ -53,7 +54,12 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
     flags = split_flags(spec.validator_flags)
     input_validators = _input_validators(root)
     data = load_tests(root, flags, legacy=spec.legacy, input_validators=input_validators)
-    checker = _checker(root, spec, _shared_flags(root, data.tests))
+    flag_sets = _flag_sets(data.tests, root / SPEC_FILE)
+    shared = next(iter(flag_sets)) if len(flag_sets) == 1 else flags  # else problem.yaml's, the default
+    checkers = {
+        each: _checker(root, spec, each, where) for each, where in {shared: root / SPEC_FILE, **flag_sets}.items()
+    }
+    checker = checkers[shared]
     seconds, timelimit_file = given_time_limit(root, spec)
     source_limit = spec.limits.code or DEFAULT_CODE_KIB
     problem_spec = ProblemSpec(
@@ -84,6 +90,9 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         time_limit_pending=seconds is None,
         input_validators=input_validators,
         input_validator_args={test.case.name: test.input_validator_args for test in data.tests},
+        test_checkers={
+            test.case.name: checkers[test.validator_flags] for test in data.tests if test.validator_flags != shared
+        },
         boj_java_main=False,
         unused_keys=(*(f"{key} ({SPEC_FILE})" for key in spec.unused_keys), *data.unused_keys),
     )
@@ -146,27 +155,25 @@ def _input_validators(root: Path) -> tuple[Path, ...]:
     return validators
 
 
-def _shared_flags(root: Path, package_tests: tuple[PackageTest, ...]) -> tuple[str, ...]:
-    """The output validator flags every test shares; flags that differ between groups are refused."""
-    distinct = {test.validator_flags for test in package_tests}
-    if len(distinct) > 1:
-        raise SpecError(
-            f"{root / 'data'}: groups with different output validator flags are not supported by judge "
-            f"yet; give the flags once, in problem.yaml"
-        )
-    return next(iter(distinct))
+def _flag_sets(package_tests: tuple[PackageTest, ...], spec_path: Path) -> dict[tuple[str, ...], Path]:
+    """Each distinct set of output validator flags the tests have, with the first file giving it. The problem's
+    checker has the set every test shares, else problem.yaml's; a test with another gets a checker of its own."""
+    found: dict[tuple[str, ...], Path] = {}
+    for test in package_tests:
+        found.setdefault(test.validator_flags, test.flags_file or spec_path)
+    return found
 
 
-def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...]) -> CheckerSpec:
-    """The default output validator with `flags`, or the package's own (legacy `validation: custom` with
-    `output_validators/<name>/`; from 2023-07 on, an `output_validator/` folder), run with the flags and the
-    package's validation limits."""
+def _checker(root: Path, spec: PackageSpec, flags: tuple[str, ...], where: Path) -> CheckerSpec:
+    """The default output validator with `flags` (given in the file `where`, which a mistake in them names), or
+    the package's own (legacy `validation: custom` with `output_validators/<name>/`; from 2023-07 on, an
+    `output_validator/` folder), run with the flags and the package's validation limits."""
     folder = _validator_folder(root, spec)
     if folder is None:
         for kind in ("interactive", MULTI_PASS):
             if kind in spec.types:
                 raise SpecError(f"{root / SPEC_FILE}: type: {kind} needs an output validator (output_validator/)")
-        return default_checker(flags, root / SPEC_FILE)
+        return default_checker(flags, where)
     options: dict[str, float | int | str | bool] = {
         "path": folder.relative_to(root).as_posix(),
         "protocol": "package",

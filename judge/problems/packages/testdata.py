@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from judge.errors import SpecError
 from judge.intake import natural_key
 from judge.problems.files import file_inside, read_spec_mapping, resolve_inside
-from judge.problems.model import TestCase, ValidatorArgs
+from judge.problems.model import SPEC_FILE, TestCase, ValidatorArgs
 from judge.problems.packages.detect import DATA_FOLDER
 from judge.problems.packages.validator_flags import split_flags
 from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
@@ -165,6 +165,8 @@ class PackageTest:
     case: TestCase
     validator_flags: tuple[str, ...]
     input_validator_args: ValidatorArgs = dataclasses.field(default_factory=ValidatorArgs)
+    flags_file: Path | None = None
+    """The file that gave `validator_flags` (problem.yaml, or a group's or the test's own settings), for messages."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ class _Inherited:
     accept_score: float
     reject_score: float
     break_on_reject: bool
+    flags_file: Path
 
 
 def load_tests(
@@ -199,7 +202,7 @@ def load_tests(
     read: list[tuple[Path, GroupSettings]] = []
     tests: list[PackageTest] = []
     top = _settings(root, data, read)
-    inherited = _inherit(_Inherited(flags, ValidatorArgs(), 1.0, 0.0, False), top)
+    inherited = _inherit(_Inherited(flags, ValidatorArgs(), 1.0, 0.0, False, root / SPEC_FILE), top, read)
     items: list[str | ScoreGroup] = []
     above = frozenset({resolve_inside(data, root, folder=True)})
     walk = _Walk(root, data, tests, read)
@@ -288,7 +291,7 @@ class _Walk:
         if real in above:
             raise SpecError(f"{folder}: links to a folder above it; link to the tests, not to a group holding it")
         settings = _settings(self.root, folder, self.read)
-        inherited = _inherit(parent, settings)
+        inherited = _inherit(parent, settings, self.read)
         items: list[str | ScoreGroup] = []
         for entry in sorted(os.scandir(folder), key=lambda entry: natural_key(entry.name)):
             path = Path(entry.path)
@@ -304,8 +307,8 @@ class _Walk:
                     file_inside(file, real, self.root)
                 name = path.relative_to(self.data).with_suffix("").as_posix()
                 case = TestCase(name=name, input_path=path, answer_path=answer)
-                own = _inherit(inherited, self._case_settings(path.with_suffix(".yaml"), real))
-                self.tests.append(PackageTest(case, own.flags, own.input_args))
+                own = _inherit(inherited, self._case_settings(path.with_suffix(".yaml"), real), self.read)
+                self.tests.append(PackageTest(case, own.flags, own.input_args, own.flags_file))
                 items.append(name)
         return _group(folder.relative_to(self.data).as_posix(), tuple(items), inherited, settings)
 
@@ -321,12 +324,14 @@ class _Walk:
         return settings
 
 
-def _inherit(parent: _Inherited, settings: GroupSettings | None) -> _Inherited:
+def _inherit(parent: _Inherited, settings: GroupSettings | None, read: list[tuple[Path, GroupSettings]]) -> _Inherited:
+    """What `settings` (None: no file) pass down, over what `parent` did; `read` ends with the file they came from."""
     if settings is None:
         return parent
     flags, input_args = settings.validator_flags(), settings.input_args()
     return _Inherited(
         flags=parent.flags if flags is None else flags,
+        flags_file=parent.flags_file if flags is None else read[-1][0],
         input_args=parent.input_args if input_args is None else input_args,
         accept_score=parent.accept_score if settings.accept_score is None else settings.accept_score,
         reject_score=parent.reject_score if settings.reject_score is None else settings.reject_score,
