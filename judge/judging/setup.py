@@ -19,10 +19,10 @@ from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits, limits_note
 from judge.judging.results import SubmissionHeader
-from judge.languages.catalog import LANGUAGES
+from judge.languages.catalog import LANGUAGES, Language
 from judge.languages.detection import detect_language
 from judge.languages.sources import SourceFiles
-from judge.languages.toolchains import resolve_toolchain
+from judge.languages.toolchains import Toolchain, resolve_toolchain
 from judge.options import RunOptions
 from judge.problems.model import SPEC_FILE, Problem, TestCase
 from judge.programs.program import Program
@@ -78,8 +78,9 @@ def set_up(
             f"`judge verify {problem.root}` derives one from its accepted submissions: write it in {where}"
         )
     files, given = _source_files(source, options.source_limit_bytes(problem.spec.source_limit), options.language)
-    language = detect_language(files.main_path(given), options.language)
-    toolchain = resolve_toolchain(language)
+    detected = detect_language(files.main_path(given), options.language)
+    language = LANGUAGES[problem.language_meant(detected.key)] if options.language is None else detected
+    toolchain = _toolchain(language, detected)
     sandbox = choose_sandbox(options.sandbox)
     containment = choose_containment(options.containment)
     limits = effective_limits(problem.spec, language)
@@ -113,6 +114,20 @@ def set_up(
                 tests=tuple(test.name for test in problem.tests),
             )
             yield setup, header
+
+
+def _toolchain(language: Language, detected: Language) -> Toolchain:
+    """The toolchain of `language`; when it is missing and the problem's format meant it for what the extension
+    names (`detected`: a package's Python 3 is PyPy 3), the error says so, and that --lang chooses ours."""
+    try:
+        return resolve_toolchain(language)
+    except ToolchainMissing as missing:
+        if language is detected:
+            raise
+        raise ToolchainMissing(
+            f"{missing}; a package's {detected.display} runs on {language.display}, as on Kattis "
+            f"(--lang {detected.key} runs a submission on ours)"
+        ) from None
 
 
 def _source_files(source: Path | SourceFiles, limit_bytes: int, language: str | None) -> tuple[SourceFiles, Path]:

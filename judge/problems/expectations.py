@@ -95,9 +95,6 @@ class Reference:
     listed: Path | None = None
     """Where the package lists it, when that is a link to another of its files (`path`, which judging reads):
     one file linked from several folders is a submission per folder, each with its folder's expectation."""
-    language: str | None = None
-    """The language key it is judged in when its package means another than its extension names here: a package's
-    Python 3 is PyPy 3 (packages/submissions.py); None: by its extension, as any submission."""
 
     @property
     def name(self) -> Path:

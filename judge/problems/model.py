@@ -158,6 +158,13 @@ class Problem:
     """A Java submission runs as class Main, as on BOJ; a package's name their class as the format does."""
     unused_keys: tuple[str, ...] = ()
     test_checkers: Mapping[str, CheckerSpec] = field(default_factory=dict)
+    meant_languages: Mapping[str, str] = field(default_factory=dict)
+    """The language key a submission is judged in, by the key its extension names, where the problem's format means
+    another: a package's Python 3 is PyPy 3 (packages/loader.py). `--lang` still decides when given."""
+
+    def language_meant(self, detected: str) -> str:
+        """The language a submission detected as `detected` is judged in on this problem."""
+        return self.meant_languages.get(detected, detected)
 
     @property
     def id(self) -> str:

@@ -13,7 +13,6 @@ from judge.batch.executors import ExecutorChoice, Finished
 from judge.batch.packing import ProblemPack
 from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
-from judge.languages.catalog import LANGUAGES
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.expectations import Expectation, Reference
@@ -43,18 +42,16 @@ def judge_references(
         # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
         judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
         source = SourceFiles.read(ref.path, limit, judged.language)
-        if ref.language is not None:  # the language its package means (a package's Python 3 is PyPy 3)
-            judged = dataclasses.replace(judged, language=ref.language)
         task = SubmissionTask(owner, str(ref.name), source, packs[key], judged)
         tasks.append(task)
-        expected[task.pair] = (problem.id, ref.name, ref.expectation, ref.language)
+        expected[task.pair] = (problem.id, ref.name, ref.expectation)
     checks: dict[tuple[str, Path], SubmissionCheck] = {}
     if not tasks:
         return checks
 
     def finished(done: Finished) -> None:
-        problem_id, path, expectation, meant = expected[done.task.pair]
-        checks[(problem_id, path)] = _check(problem_id, path, expectation, done.outcome, meant)
+        problem_id, path, expectation = expected[done.task.pair]
+        checks[(problem_id, path)] = _check(problem_id, path, expectation, done.outcome)
 
     run_batch(tasks, executor, progress(len(tasks)), finished)
     return checks
@@ -99,18 +96,13 @@ def _as_judged(problem: Problem, slow: bool) -> Problem:
     return problem
 
 
-def _check(
-    problem_id: str, path: Path, expected: Expectation, outcome: SubmissionOutcome, meant: str | None = None
-) -> SubmissionCheck:
-    """A missing toolchain follows verify's policy (judge/judging/failures.py: skipped), and when it is the language
-    the package means (`meant`: PyPy 3 for its Python), the skip says so: judging it in our own language instead
-    would time it on another interpreter, so a limit derived from it, or a TLE it must get, would prove nothing.
-    The judge failing before any test is that submission's JE, with its reason."""
+def _check(problem_id: str, path: Path, expected: Expectation, outcome: SubmissionOutcome) -> SubmissionCheck:
+    """A missing toolchain follows verify's policy (judge/judging/failures.py: skipped), also when it is the one a
+    package means (PyPy 3 for its Python; judging/setup.py says so): judged on another interpreter, its times would
+    make a derived limit, or a TLE it must get, prove nothing. The judge failing before any test is that
+    submission's JE, with its reason."""
     if outcome.missing_toolchain:
-        why = (
-            f"; the package means {LANGUAGES[meant].display}, as Kattis runs it, so no other stands in" if meant else ""
-        )
-        return SubmissionCheck(problem_id, path, expected, skipped=outcome.error + why)
+        return SubmissionCheck(problem_id, path, expected, skipped=outcome.error)
     if outcome.result is None:
         return SubmissionCheck(problem_id, path, expected, failed=outcome.error)
     return SubmissionCheck(problem_id, path, expected, result=outcome.result)

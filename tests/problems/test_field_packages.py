@@ -358,7 +358,7 @@ def test_a_python_folder_runs_its_main_py_which_imports_the_other(tally: Path) -
     (folder / "main.py").write_text("import adding\n\nprint(adding.total())\n")
     (folder / "adding.py").write_text("import sys\n\n\ndef total():\n    return sum(map(int, sys.stdin.read().split()[1:]))\n")
     done = judge_cli("run", str(tally), str(folder))
-    assert "Python 3" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
+    assert "PyPy 3" in done.stdout and "result: AC" in done.stdout, done.stdout + done.stderr
 
 
 def test_domjudges_compiler_error_marker_and_spaced_braces_are_read() -> None:

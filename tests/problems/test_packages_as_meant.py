@@ -14,7 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from conftest import ROOT, judge_cli, needs, write_problem
+from conftest import ROOT, assert_usage_error, judge_cli, needs, write_problem
 
 ECHO = "print(input())\n"
 IMPLEMENTATION = "import platform\nprint(platform.python_implementation())\n"
@@ -177,7 +177,25 @@ def test_without_pypy_a_packages_python_is_skipped_naming_the_fix_never_judged_o
     assert rows["which.cc"]["got"] == "AC", rows
     skipped = rows["which.py"]["skipped"]
     assert rows["which.py"]["got"] is None and "\n" not in skipped
-    assert "apt-get install pypy3" in skipped and "the package means PyPy 3" in skipped, skipped
+    assert "apt-get install pypy3" in skipped and "a package's Python 3 runs on PyPy 3, as on Kattis" in skipped
+
+    run = subprocess.run([sys.executable, "-m", "judge", "run", "--sandbox", "none", str(root),
+                          str(root / "submissions" / "accepted" / "which.py")],
+                         capture_output=True, text=True, timeout=600, env=env)
+    assert_usage_error(run, "apt-get install pypy3", "--lang python3 runs a submission on ours")
+
+
+@needs("pypy3")
+def test_judge_run_on_a_package_agrees_with_verify_and_lang_still_chooses(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "which", {
+        ".timelimit": "2\n", "data/secret/1.in": "\n", "data/secret/1.ans": "PyPy\n",
+    })
+    (tmp_path / "which.py").write_text(IMPLEMENTATION)
+    done = judge_cli("run", "--sandbox", "none", "--format", "json", root, tmp_path / "which.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["language"] == "PyPy 3"
+    ours = judge_cli("run", "--sandbox", "none", "--lang", "python3", "--format", "json", root, tmp_path / "which.py")
+    assert ours.returncode == 1 and json.loads(ours.stdout)["verdict"] == "WA", ours.stdout + ours.stderr
 
 
 def test_groups_with_output_validator_flags_of_their_own_check_their_tests_with_them(tmp_path: Path) -> None:

@@ -39,6 +39,10 @@ MULTI_PASS = "multi-pass"
 DEFAULT_PASSES = 2
 OUTPUT_VALIDATOR_FOLDERS = ("output_validators", "output_validator")
 INPUT_VALIDATORS_FOLDER = "input_validators"
+MEANT_LANGUAGES = {"python3": "pypy3"}
+"""The languages a package's author meant where ours differ: the format's `python3` (`.py`, `.py3`) runs on PyPy 3
+in problemtools ('Python 3 (w/PyPy3)', `pypy3 "{mainfile}"`) and on Kattis, and a package's time limits are
+derived from it; our `python3` is CPython, as on BOJ. Judged on CPython, derived limits came out 2-50x too large."""
 
 
 def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
@@ -95,6 +99,7 @@ def load_package(root: Path, raw: dict[Any, Any]) -> Problem:
         },
         boj_java_main=False,
         unused_keys=(*(f"{key} ({SPEC_FILE})" for key in spec.unused_keys), *data.unused_keys),
+        meant_languages=MEANT_LANGUAGES,
     )
 
 

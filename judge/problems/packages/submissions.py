@@ -57,10 +57,6 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
 MANUAL_RESULTS = ("CHECK-MANUALLY", "CHECK_MANUALLY")
 """DOMjudge's result for a submission a person judges: listed as skipped."""
 PYTHON2_SHEBANG = re.compile(rb"\A#!.*python2\b")
-MEANT_LANGUAGES = {"python3": "pypy3"}
-"""The language a package's author meant where ours differs: the format's `python3` (`.py`, `.py3`) runs on PyPy 3
-in problemtools ('Python 3 (w/PyPy3)', `pypy3 "{mainfile}"`) and on Kattis, and its time limits are derived
-from it; our `python3` is CPython, as on BOJ. Judged on CPython, the derived limits came out 2-50x too large."""
 
 
 def package_references(root: Path, source_limit_bytes: int, *, legacy: bool) -> tuple[Reference, ...]:
@@ -131,13 +127,13 @@ def _reference(
             skipped=f"submissions.yaml gives the entry point {entrypoint}; judge would run {main.name} of this folder",
         )
     try:
-        language = detect_language(main)
+        detect_language(main)
     except SubmissionError:
         suffix = main.suffix or "extensionless"
         return Reference(path, expectation, skipped=f"no language judges {suffix} files here")
     if main.suffix == ".py" and PYTHON2_SHEBANG.match(head):
         return Reference(path, expectation, skipped="Python 2 (its #! line says so); judge runs Python 3 only")
-    return Reference(path, expectation, listed=listed, language=MEANT_LANGUAGES.get(language.key))
+    return Reference(path, expectation, listed=listed)
 
 
 def markers_in(source: bytes) -> list[bytes]:
