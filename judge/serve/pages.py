@@ -32,10 +32,12 @@ from judge.serve.feedback import submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
-from judge.serve.store import Filters
+from judge.serve.store import Filters, StoredSubmission
 from judge.verdicts import Verdict
 
 TEMPLATES = Path(__file__).parent / "templates"
+NOT_RUN_AFTER = (Verdict.CE,)
+"""A verdict whose result has no tests at all: nothing to call "not run"."""
 Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
 
@@ -190,6 +192,8 @@ class Pages:
             raise HttpRefusal(404, "no such submission") from None
         row = context.visible_submission(caller, submission_id)
         source = context.store.source(row.id).decode("utf-8", "replace")
+        problem = context.problems.get(row.problem_id)
+        test_names = [test.name for test in problem.tests] if problem is not None else []
         return self.render(
             request,
             "submission.html",
@@ -197,6 +201,8 @@ class Pages:
             row=row,
             source=source,
             document=submission_document(row, teacher=caller.teacher),
+            test_names=test_names,
+            not_run=not_run(row, test_names),
         )
 
     async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -306,3 +312,14 @@ class Pages:
             Route("/teacher/export", self.signed_in(self.export, **teacher), methods=["POST"]),
             Route("/teacher/export/{name}", self.signed_in(self.download, **teacher)),
         ]
+
+
+def not_run(row: StoredSubmission, test_names: list[str]) -> list[str]:
+    """The problem's tests a judged submission did not run: those after the first failure of a pass/fail problem
+    (the judging stops there, as BOJ does) and a scored group's tests skipped after it broke. static/app.js draws
+    the same rows from the page's list of test names."""
+    result = row.result
+    if row.status != "done" or result is None or result.verdict in NOT_RUN_AFTER:
+        return []
+    ran = {case.name for case in result.cases}
+    return [name for name in test_names if name not in ran]

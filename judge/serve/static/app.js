@@ -47,6 +47,16 @@ function scoreShown(result) {
   return result.max_score === null ? number(result.score) : number(result.score) + "/" + number(result.max_score);
 }
 
+// The problem's tests a judged submission did not run (after the first failure, as BOJ stops), as pages.py's
+// not_run: the page lists the test names.
+function notRun(doc) {
+  const result = doc.result;
+  if (doc.status !== "done" || result === null || result.verdict === "CE") return [];
+  const ran = new Set(result.cases.map((test) => test.name));
+  const names = Array.from(document.querySelectorAll("#test-names li"), (item) => item.textContent);
+  return names.filter((name) => !ran.has(name));
+}
+
 function drawSubmission(live, doc) {
   const result = doc.result;
   const status = document.getElementById("status");
@@ -61,6 +71,7 @@ function drawSubmission(live, doc) {
   compile.hidden = !compile.textContent;
   const body = document.querySelector("#tests tbody");
   body.replaceChildren();
+  let said = { text: "", test: "" }; // a message repeated on the next rows is shown once (as the page does)
   for (const test of result === null ? [] : result.cases) {
     const row = document.createElement("tr");
     cell(row, test.name);
@@ -69,9 +80,25 @@ function drawSubmission(live, doc) {
     cell(row, test.wall_seconds.toFixed(3));
     cell(row, test.peak_mib.toFixed(1));
     const message = cell(row, "");
-    const pre = document.createElement("pre");
-    pre.textContent = test.message + (test.diff ? "\n" + test.diff : "");
-    message.appendChild(pre);
+    const text = test.message + (test.diff ? "\n" + test.diff : "");
+    if (text && text === said.text) {
+      const same = document.createElement("span");
+      same.className = "same";
+      same.textContent = "as test " + said.test;
+      message.appendChild(same);
+    } else {
+      const pre = document.createElement("pre");
+      pre.textContent = text;
+      message.appendChild(pre);
+      said = { text: text, test: test.name };
+    }
+    body.appendChild(row);
+  }
+  for (const name of notRun(doc)) {
+    const row = document.createElement("tr");
+    row.className = "not-run";
+    cell(row, name);
+    cell(row, "not run").colSpan = 5;
     body.appendChild(row);
   }
   const hints = document.getElementById("hints");
