@@ -79,9 +79,14 @@ function drawSubmission(live, doc) {
     cell(row, test.cpu_seconds.toFixed(3));
     cell(row, test.wall_seconds.toFixed(3));
     cell(row, test.peak_mib.toFixed(1));
-    const message = cell(row, "");
+    body.appendChild(row);
     const text = test.message + (test.diff ? "\n" + test.diff : "");
-    if (text && text === said.text) {
+    if (!text) continue;
+    const under = document.createElement("tr"); // the message on its own row under the test's: readable on a phone
+    under.className = "test-message";
+    const message = cell(under, "");
+    message.colSpan = 5;
+    if (text === said.text) {
       const same = document.createElement("span");
       same.className = "same";
       same.textContent = "as test " + said.test;
@@ -92,13 +97,13 @@ function drawSubmission(live, doc) {
       message.appendChild(pre);
       said = { text: text, test: test.name };
     }
-    body.appendChild(row);
+    body.appendChild(under);
   }
   for (const name of notRun(doc)) {
     const row = document.createElement("tr");
     row.className = "not-run";
     cell(row, name);
-    cell(row, "not run").colSpan = 5;
+    cell(row, "not run").colSpan = 4;
     body.appendChild(row);
   }
   const hints = document.getElementById("hints");
