@@ -28,7 +28,7 @@ from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
-from judge.serve.contest import shown_time, with_form
+from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import submission_document
@@ -51,6 +51,9 @@ class Pages:
         self.context = context
         self.env = environment(TEMPLATES)  # the judge's one HTML engine, with serve's filter of a moment's time
         self.env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
+        self.env.filters["iso"] = iso_time
+        self.env.filters["countdown"] = countdown
+        self.env.filters["input_time"] = input_time
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
@@ -72,6 +75,8 @@ class Pages:
             csrf=token,
             caller=caller,
             announcements=self.context.store.announcements(),
+            contest=self.context.settings(),
+            now=time.time(),
             draft=draft.fields if draft is not None else {},
             **values,
         )

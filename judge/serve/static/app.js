@@ -1,5 +1,6 @@
 // The pages' only script (the Content-Security-Policy allows no other): it keeps a submission's status, the list
-// of my submissions and the scoreboard up to date from the JSON API, without reloading. Everything it shows is
+// of my submissions and the scoreboard up to date from the JSON API, without reloading; it shows every <time> in
+// the reader's local time and counts down to the contest's opening or closing. Everything it shows is
 // set as textContent, never as HTML, so what a student wrote or printed stays text.
 "use strict";
 
@@ -28,8 +29,39 @@ async function fetchJson(url) {
   return response.json();
 }
 
-function when(seconds) {
-  return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+const LOCAL_TIME = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
+
+// A moment as the pages write it: <time datetime="UTC">, its text in the reader's local time.
+function timeElement(seconds) {
+  const element = document.createElement("time");
+  element.dateTime = new Date(seconds * 1000).toISOString().slice(0, 19) + "Z";
+  element.textContent = new Date(seconds * 1000).toLocaleString([], LOCAL_TIME);
+  return element;
+}
+
+function localTimes() {
+  for (const element of document.querySelectorAll("time[datetime]")) {
+    element.textContent = new Date(element.dateTime).toLocaleString([], LOCAL_TIME);
+  }
+}
+
+// As contest.py's countdown says it.
+function countdown(seconds) {
+  const left = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(left / 86400), hours = Math.floor(left / 3600) % 24;
+  const minutes = Math.floor(left / 60) % 60, rest = left % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (days) return days + " d " + hours + " h";
+  if (hours) return hours + " h " + two(minutes) + " min";
+  if (minutes) return minutes + " min " + two(rest) + " s";
+  return rest + " s";
+}
+
+function countDown() {
+  for (const element of document.querySelectorAll(".countdown[data-until]")) {
+    const left = Number(element.dataset.until) - Date.now() / 1000;
+    element.textContent = left > 0 ? "in " + countdown(left) : "now";
+  }
 }
 
 // A submission's document is its status and, under "result", the result in judge's own JSON shape
@@ -130,7 +162,7 @@ function drawMine(table, docs) {
     first.appendChild(link);
     cell(row, doc.problem);
     cell(row, doc.language);
-    cell(row, when(doc.submitted_at));
+    cell(row, "").appendChild(timeElement(doc.submitted_at));
     verdictCell(row, doc.verdict, doc.status);
     body.appendChild(row);
   }
@@ -178,6 +210,11 @@ function poll(load, draw, keepGoing) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  localTimes();
+  countDown();
+  setInterval(countDown, 1000);
+  const zone = document.querySelector("#zone[data-browser-zone]"); // the teacher's zone, until one is saved
+  if (zone && !zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   const live = document.getElementById("live");
   if (live && live.dataset.status !== "done") {
     const url = "/api/submissions/" + encodeURIComponent(live.dataset.submission);
