@@ -5,7 +5,8 @@ in the legacy format, `statement/` in 2023-07's; English `problem.en.md` first, 
 whose statement is only LaTeX gets one line saying so: rendering LaTeX would take a TeX toolchain or a script
 from elsewhere, and the page must work offline with no script but ours. Markdown is rendered by markdown-it-py
 with raw HTML off (a `<script>` in a statement is shown as text) and its own link check (no `javascript:`
-links); nothing is fetched from anywhere, so the page works offline.
+links); its `$...$` and `$$...$$` math becomes MathML on the server (mathml.py); nothing is fetched from
+anywhere, so the page works offline.
 
 Images: a relative image path in the statement (`![graph](graph.png)`, as packages put figures beside their
 problem.en.md) is served from the statement's own folder by `statement_image`, for raster formats only; an SVG
@@ -28,6 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
@@ -35,6 +37,7 @@ from judge.judging.limit_policy import effective_limits, limits_note
 from judge.languages.catalog import LANGUAGES
 from judge.problems.files import read_problem_file
 from judge.problems.model import Problem
+from judge.serve.mathml import latex_to_mathml
 
 STATEMENT_FILE = "statement.md"
 PACKAGE_STATEMENT_FOLDERS = ("problem_statement", "statement")
@@ -87,6 +90,12 @@ class StatementPage:
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    dollarmath_plugin(  # `$...$` and `$$...$$` as MathML (mathml.py); "$5 and $10" stays text
+        markdown,
+        allow_labels=False,
+        allow_digits=False,
+        renderer=lambda latex, options: latex_to_mathml(latex, display=bool(options.get("display_mode"))),
+    )
     markdown.add_render_rule("image", _render_image)
     return markdown
 
