@@ -31,7 +31,7 @@ from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, n
 from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
-from judge.serve.feedback import submission_document
+from judge.serve.feedback import language_name, submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
@@ -39,6 +39,7 @@ from judge.serve.store import Filters, StoredSubmission
 from judge.verdicts import Verdict
 
 TEMPLATES = Path(__file__).parent / "templates"
+MAX_ANNOUNCEMENT = 2000
 NOT_RUN_AFTER = (Verdict.CE,)
 """A verdict whose result has no tests at all: nothing to call "not run"."""
 Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
@@ -54,6 +55,7 @@ class Pages:
         self.env.filters["iso"] = iso_time
         self.env.filters["countdown"] = countdown
         self.env.filters["input_time"] = input_time
+        self.env.filters["language_name"] = language_name
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
@@ -167,12 +169,14 @@ class Pages:
     async def home(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         mine = context.store.submissions(Filters(student=caller.id))
         solved = {row.problem_id for row in mine if row.verdict is Verdict.AC}
+        tried = {row.problem_id for row in mine} - solved
         return self.render(
             request,
             "problems.html",
             caller=caller,
             problems=list(context.problems.values()),
             solved=solved,
+            tried=tried,
             window=context.settings().refusal(time.time()),
         )
 
@@ -253,6 +257,7 @@ class Pages:
             filters=filters,
             students=context.store.students(),
             problems=list(context.problems),
+            titles={problem_id: problem.spec.title for problem_id, problem in context.problems.items()},
             verdicts=[verdict.short for verdict in Verdict],
             settings=context.settings(),
             exported=exported,
@@ -303,15 +308,40 @@ class Pages:
         text = str(form.get("text", "")).strip()
         if not text:
             raise HttpRefusal(400, "an announcement needs some text")
-        context.store.announce(text[:2000])
+        context.store.announce(text[:MAX_ANNOUNCEMENT])
         return RedirectResponse("/teacher?message=announced", status_code=303)
+
+    async def edit_announcement(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """Save an announcement's new text, or remove it (the form's `action`)."""
+        form = await request.form()
+        try:
+            number = int(request.path_params["announcement_id"])
+        except ValueError:
+            raise HttpRefusal(404, "no such announcement") from None
+        if form.get("action") == "remove":
+            done, said = context.store.remove_announcement(number), "announcement+removed"
+        else:
+            text = str(form.get("text", "")).strip()
+            if not text:
+                raise HttpRefusal(400, "an announcement needs some text; remove it instead")
+            done, said = context.store.edit_announcement(number, text[:MAX_ANNOUNCEMENT]), "announcement+saved"
+        if not done:
+            raise HttpRefusal(404, "no such announcement (removed already?)")
+        return RedirectResponse(f"/teacher?message={said}", status_code=303)
 
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
         try:
-            await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+            pending = await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
         except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
             raise HttpRefusal(507 if failure.full else 500, f"not exported: {failure}") from None
+        if pending:  # a rejudge under way: say which grades are not final rather than leave them blank silently
+            cells = ", ".join(f"{student}/{problem}" for student, problem in pending)
+            message = (
+                f"exported, but {len(pending)} grade(s) wait for a judging under way and are blank or from an "
+                f"older submission: {cells}; export again once nothing is queued or judging"
+            )
+            return self.sent_back(request, Draft("/teacher", message))
         return RedirectResponse("/teacher?message=exported", status_code=303)
 
     async def download(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -335,6 +365,11 @@ class Pages:
             Route("/teacher/problems", self.teacher_only(self.reload), methods=["POST"]),
             Route("/teacher/settings", self.teacher_only(self.settings), methods=["POST"]),
             Route("/teacher/announce", self.teacher_only(self.announce), methods=["POST"]),
+            Route(
+                "/teacher/announcements/{announcement_id}",
+                self.teacher_only(self.edit_announcement),
+                methods=["POST"],
+            ),
             Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
         ]

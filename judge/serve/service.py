@@ -216,7 +216,7 @@ class ServeContext:
             raise HttpRefusal(403, "the teacher does not submit; sign in as a student")
         problem = self.problems.get(problem_id)
         if problem is None:
-            raise HttpRefusal(404, f"no problem {problem_id!r}; see the problem list")
+            raise HttpRefusal(404, f"no problem {problem_id!r}; the problems are: {', '.join(self.problems)}")
         refusal = self.settings().refusal(time.time())
         if refusal:
             raise HttpRefusal(403, refusal)
@@ -290,6 +290,7 @@ class ServeContext:
             start=settings.start if settings.start is not None else self.opened_at,
             freeze_at=freeze_at if frozen else None,
             viewer=None if caller.teacher else caller.id,
+            scored=any(problem.scoring is not None for problem in self.problems.values()),
         )
 
 

@@ -85,6 +85,7 @@ class StatementPage:
     """Rendered by markdown-it with raw HTML escaped: safe to insert as markup."""
     limits: tuple[LanguageLimits, ...]
     samples: tuple[Sample, ...]
+    """The samples the statement does not already show in its own code blocks (BOJ-style statements write them)."""
 
 
 @lru_cache(maxsize=1)
@@ -190,13 +191,26 @@ def statement_page(problem: Problem) -> StatementPage:
         limits.append(
             LanguageLimits(language.display, given.time_seconds, given.memory_mib, limits_note(problem.spec, language))
         )
+    shown = _code_blocks(text)
     samples = tuple(
-        Sample(test.name, _text(test.input_path.read_bytes()), _text(test.answer_path.read_bytes()))
+        sample
         for test in problem.tests
         if test.is_sample
+        for sample in [Sample(test.name, _text(test.input_path.read_bytes()), _text(test.answer_path.read_bytes()))]
+        if not {_same_text(sample.input), _same_text(sample.answer)} <= shown
     )
     images = f"/problems/{quote(problem.id, safe='')}/statement/"
     return StatementPage(_markdown().render(text, {"images": images}), tuple(limits), samples)
+
+
+def _code_blocks(markdown: str) -> set[str]:
+    """The text of every code block of a statement, as `_same_text` compares it."""
+    return {_same_text(token.content) for token in _markdown().parse(markdown) if token.type in ("fence", "code_block")}
+
+
+def _same_text(text: str) -> str:
+    """Text as a reader compares a sample with its copy in the statement: without trailing spaces or blank lines."""
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
 def _text(content: bytes) -> str:

@@ -63,7 +63,7 @@ def test_a_submission_is_stored_before_201_and_only_its_student_sees_it(client: 
     assert client.get(f"/api/submissions/{submission_id}", auth=("teacher", "teacher-secret")).status_code == 200
 
 
-STATUS = {"id", "student", "problem", "language", "file_name", "submitted_at", "judged_at", "status", "progress",
+STATUS = {"id", "student", "problem", "language", "language_name", "file_name", "submitted_at", "judged_at", "status", "progress",
           "verdict", "verdict_name", "error"}
 
 

@@ -161,7 +161,7 @@ function drawMine(table, docs) {
     link.textContent = String(doc.id);
     first.appendChild(link);
     cell(row, doc.problem);
-    cell(row, doc.language);
+    cell(row, doc.language_name);
     cell(row, "").appendChild(timeElement(doc.submitted_at));
     verdictCell(row, doc.verdict, doc.status);
     body.appendChild(row);
@@ -171,7 +171,8 @@ function drawMine(table, docs) {
 function drawScoreboard(table, board) {
   const head = table.querySelector("thead tr");
   head.replaceChildren();
-  for (const title of ["rank", "student", "solved", "penalty", "points", ...board.problems]) {
+  const totals = board.scored ? ["rank", "student", "solved", "penalty", "points"] : ["rank", "student", "solved", "penalty"];
+  for (const title of [...totals, ...board.problems]) {
     const th = document.createElement("th");
     th.textContent = title;
     head.appendChild(th);
@@ -180,7 +181,9 @@ function drawScoreboard(table, board) {
   body.replaceChildren();
   for (const entry of board.rows) {
     const row = document.createElement("tr");
-    for (const value of [entry.rank, entry.name, entry.solved, entry.penalty, entry.points]) cell(row, String(value));
+    const figures = [entry.rank, entry.name, entry.solved, entry.penalty];
+    if (board.scored) figures.push(entry.points);
+    for (const value of figures) cell(row, String(value));
     for (const problem of board.problems) {
       const c = entry.cells[problem];
       let text = "";
