@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
+from conftest import write_problem
+from http_session import signed_in
 from serve_fixtures import STUDENTS, headless_chromium, running_server, wait_until_judged
 from serve_http import Browser, basic
 
@@ -18,6 +21,12 @@ from judge.serve.store import Store
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 KIM, LEE = STUDENTS
+STATEMENT = r"""# A+B
+
+Read two integers $A$ and $B$ ($1 \le A, B \le 10^9$) and print $A + B$. In Python, `input().split()` reads both.
+
+$$S = \sum_{i=1}^{2} x_i$$
+"""
 LONG_WRONG = "print('" + "x" * 400 + "')\n"
 AC = "a, b = map(int, input().split())\nprint(a + b)\n"
 STUDENT_PAGES = {"problems": "", "problem": "problems/sum", "my-submissions": "submissions",
@@ -42,6 +51,9 @@ def _overflow(page: object) -> int:
 def test_no_page_is_wider_than_a_phone_and_each_message_sits_under_its_test(tmp_path: Path) -> None:
     folder = Path(os.environ.get("JUDGE_SCREENSHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
+    problem = write_problem(tmp_path / "problems" / "sum", {"sample1": ("1 2\n", "3\n"), "2": ("5 7\n", "12\n")},
+                            id="sum", title="A+B")
+    (problem / "statement.md").write_text(STATEMENT, encoding="utf-8")
     with running_server(tmp_path, "-j", "2") as server, headless_chromium() as browser:
         api = Browser(server.url)
         for user, source in ((KIM, LONG_WRONG), (LEE, AC)):
@@ -50,10 +62,16 @@ def test_no_page_is_wider_than_a_phone_and_each_message_sits_under_its_test(tmp_
             assert answer.status == 201, answer.body
         wait_until_judged(Store(server.data), 2)
         secret = (server.data / TEACHER_SECRET_FILE).read_text().strip()
+        teacher = signed_in(server.url, "teacher", secret)  # a window and an announcement on every page
+        now = time.time()
+        teacher.post_form("teacher/settings", {"start": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(now - 3600)),
+                                               "end": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(now + 5400)),
+                                               "zone": "UTC", "scoreboard": "shown", "freeze_minutes": "0"})
+        teacher.post_form("teacher/announce", {"text": "Problem sum: both integers are on one line."})
         too_wide: dict[str, int] = {}
         for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
             for who, password, pages in ((KIM[0], KIM[2], STUDENT_PAGES), ("teacher", secret, TEACHER_PAGES)):
-                context = browser.new_context(viewport=size)  # type: ignore[attr-defined]
+                context = browser.new_context(viewport=size, timezone_id="Asia/Seoul")  # type: ignore[attr-defined]
                 page = context.new_page()
                 page.goto(server.url + "login")
                 if who == KIM[0]:
