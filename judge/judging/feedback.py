@@ -30,8 +30,9 @@ from judge.verdicts import Verdict
 
 STUDENT = "boj"
 TEACHER = "full"
-HIDDEN_NOTICE = "hidden test: verdict only, as on BOJ (--feedback full shows more)"
-HIDDEN_JE_NOTICE = "hidden test: the judge failed here, not the program (--feedback full shows why)"
+HIDDEN_NOTICE = "hidden test: verdict only, as on BOJ"
+HIDDEN_JE_NOTICE = "hidden test: the judge failed here, not the program"
+"""The notices name no command-line flag: a student reads them in a browser too (`judge serve`)."""
 SERVER_PATH = re.compile(r"(?<![\w.~/-])/[^\s'\"()\[\]{}<>,;:]*[^\s'\"()\[\]{}<>,;:.]")
 """An absolute path in a line of the judge's (a temporary folder, a problem's folder): up to a space, a quote, a
 bracket or a `:`, without a last `.`. Not `/ by zero`, `KiB/s` or `1/2`."""

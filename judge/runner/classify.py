@@ -52,10 +52,11 @@ def classify(stats: RunStats, limits: Limits, memory_errors: tuple[str, ...] = (
 
 def _wall_message(stats: RunStats, limits: Limits) -> str:
     """The wall limit, named as the backstop it is, with the CPU time that stayed under the CPU limit: a student
-    reading only "time limit" would look for a slow loop in a program that was waiting."""
+    reading only "time limit" would look for a slow loop in a program that was waiting. It claims no cause: an
+    endless loop on a machine too busy to run it ends here too (judging/hints.py says what it usually is)."""
     backstop = "2 × the time limit + 1 s" if round(2 * limits.time_seconds + 1, 3) == limits.wall_seconds else ""
     return (
-        f"wall time over {limits.wall_seconds:g} s (the backstop for a program that sleeps or waits"
+        f"wall time over {limits.wall_seconds:g} s (the wall-clock backstop"
         f"{': ' + backstop if backstop else ''}); CPU time {stats.cpu_seconds:.2f} s, under the "
         f"{limits.time_seconds:g} s limit"
     )

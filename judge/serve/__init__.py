@@ -15,7 +15,11 @@
     scoreboard.py     ICPC rows (solved, penalty, attempts) and points, with the freeze
     statement.py      statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote
                       anything)
+    mathml.py         a statement's LaTeX math as MathML (latex2mathml's tree written out: MathML elements and
+                      presentation attributes only, every text escaped)
     exports.py        the gradebook and similarity report `judge grade` / `judge similarity` write, from the store
+    drafts.py         a refused form's line and fields, kept for the page its browser is redirected to (every form
+                      is POST-redirect-GET; a student's code stays in the box)
     forms.py          what a POST brings, for the API and the pages alike: the bounded form, a submission's
                       fields, the one CSRF check
     api.py            the JSON API (the pages' scripts use it too)

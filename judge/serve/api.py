@@ -120,6 +120,7 @@ async def _get_scoreboard(request: Request, context: ServeContext, caller: Calle
         {
             "problems": list(board.problems),
             "frozen": board.frozen,
+            "scored": board.scored,
             "rows": [
                 {**asdict(row), "cells": {key: asdict(cell) for key, cell in row.cells.items()}} for row in board.rows
             ],

@@ -1,16 +1,24 @@
 """The teacher's settings for the session: the contest window, the scoreboard (shown, hidden, frozen for the last
 N minutes), and the limit on pending submissions. Stored in the database's settings table as text, so both
-processes and a restart see the same values."""
+processes and a restart see the same values.
+
+The teacher types the window in local time, in a time zone named beside it (an IANA name such as Asia/Seoul; the
+page's script fills in the browser's own until one is saved); the pages show every moment in UTC, inside a
+`<time datetime>` that the script shows in the reader's own local time."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from judge.errors import JudgeError
 
 TIME_FORMAT = "%Y-%m-%d %H:%M"
+INPUT_FORMAT = "%Y-%m-%dT%H:%M"
+"""A datetime-local input's value."""
+DEFAULT_ZONE = "UTC"
 
 
 @dataclass(frozen=True)
@@ -22,6 +30,8 @@ class ContestSettings:
     end: float | None = None
     scoreboard_hidden: bool = False
     freeze_minutes: int = 0
+    zone: str = ""
+    """The time zone the teacher types the window in ("" until saved: the form then offers the browser's)."""
 
     @classmethod
     def of(cls, stored: dict[str, str]) -> ContestSettings:
@@ -30,6 +40,7 @@ class ContestSettings:
             end=float(stored["end"]) if stored.get("end") else None,
             scoreboard_hidden=stored.get("scoreboard_hidden") == "1",
             freeze_minutes=int(stored.get("freeze_minutes") or 0),
+            zone=stored.get("zone", ""),
         )
 
     def stored(self) -> dict[str, str]:
@@ -38,6 +49,7 @@ class ContestSettings:
             "end": "" if self.end is None else repr(self.end),
             "scoreboard_hidden": "1" if self.scoreboard_hidden else "0",
             "freeze_minutes": str(self.freeze_minutes),
+            "zone": self.zone,
         }
 
     def refusal(self, now: float) -> str:
@@ -60,20 +72,44 @@ def shown_time(moment: float) -> str:
     return datetime.fromtimestamp(moment, UTC).strftime(TIME_FORMAT) + " UTC"
 
 
-def parse_time(text: str, field: str) -> float | None:
-    """A form's `YYYY-MM-DD HH:MM` (UTC; also the `T` of a datetime-local input) as Unix time; empty is None."""
+def iso_time(moment: float) -> str:
+    """A moment as a `<time datetime>` holds it (UTC, to the second)."""
+    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def time_zone(name: str) -> ZoneInfo:
+    """The zone called `name` (JudgeError naming the field when there is none)."""
+    try:
+        return ZoneInfo(name.strip() or DEFAULT_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise JudgeError(f"zone: {name!r} is not a time zone; write one such as Asia/Seoul, or UTC") from None
+
+
+def input_time(moment: float | None, zone: str) -> str:
+    """A moment as a datetime-local input shows it, in `zone` ("" for none)."""
+    if moment is None:
+        return ""
+    return datetime.fromtimestamp(moment, time_zone(zone)).strftime(INPUT_FORMAT)
+
+
+def parse_time(text: str, field: str, zone: str = DEFAULT_ZONE) -> float | None:
+    """A form's `YYYY-MM-DD HH:MM` (or a datetime-local input's `T` between them), read in `zone`, as Unix time;
+    empty is None."""
     text = text.strip().replace("T", " ")
     if not text:
         return None
     try:
-        return datetime.strptime(text, TIME_FORMAT).replace(tzinfo=UTC).timestamp()
+        local = datetime.strptime(text, TIME_FORMAT)
     except ValueError:
-        raise JudgeError(f"{field}: {text!r} is not a time; write YYYY-MM-DD HH:MM (UTC)") from None
+        raise JudgeError(f"{field}: {text!r} is not a time; write YYYY-MM-DD HH:MM") from None
+    return local.replace(tzinfo=time_zone(zone)).timestamp()
 
 
 def with_form(settings: ContestSettings, form: dict[str, str]) -> ContestSettings:
     """The settings the teacher's form asks for (JudgeError naming the field when one is malformed)."""
-    start, end = parse_time(form.get("start", ""), "start"), parse_time(form.get("end", ""), "end")
+    zone = form.get("zone", "").strip() or DEFAULT_ZONE
+    time_zone(zone)
+    start, end = parse_time(form.get("start", ""), "start", zone), parse_time(form.get("end", ""), "end", zone)
     if start is not None and end is not None and end <= start:
         raise JudgeError("end: the contest must end after it starts")
     try:
@@ -83,5 +119,24 @@ def with_form(settings: ContestSettings, form: dict[str, str]) -> ContestSetting
     if freeze < 0:
         raise JudgeError("freeze_minutes: give 0 or more minutes")
     return dataclasses.replace(
-        settings, start=start, end=end, scoreboard_hidden=form.get("scoreboard") == "hidden", freeze_minutes=freeze
+        settings,
+        start=start,
+        end=end,
+        scoreboard_hidden=form.get("scoreboard") == "hidden",
+        freeze_minutes=freeze,
+        zone=zone,
     )
+
+
+def countdown(seconds: float) -> str:
+    """How long until a moment, as a person says it: `2 d 3 h`, `1 h 05 min`, `4 min 10 s`, `10 s`
+    (static/app.js's `countdown` says the same as it counts down)."""
+    left = max(0, int(seconds))
+    days, hours, minutes, rest = left // 86400, left // 3600 % 24, left // 60 % 60, left % 60
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if minutes:
+        return f"{minutes} min {rest:02d} s"
+    return f"{rest} s"

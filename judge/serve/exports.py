@@ -8,8 +8,9 @@ would have made, so the very same writers render them: nothing is judged again.
 The files are written into a new private folder inside the data folder (mkdtemp: 0700, a name nobody chose
 beforehand), made 0600 there, and that folder is renamed to `export/` in one step: a download never sees half an
 export, and nothing already at `export/` (a link planted to a folder of someone's choosing) is written through, a
-rename moves the link itself. A full data folder is one line in the teacher's words (`EXPORT_WORDS`, whichever
-writer met it: judge.output_folder), and the partial export is removed.
+rename moves the link itself. Cells whose judging is under way (a rejudge) are named to the teacher
+(`pending_cells`), never left blank silently. A full data folder is one line in the teacher's words
+(`EXPORT_WORDS`, whichever writer met it: judge.output_folder), and the partial export is removed.
 """
 
 from __future__ import annotations
@@ -52,25 +53,42 @@ def graded_submissions(submissions: Sequence[StoredSubmission]) -> dict[Pair, St
     return chosen
 
 
-def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
-    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only; a full data
-    folder (`out_dir`'s parent) raises `FolderUnwritable` in EXPORT_WORDS."""
+def pending_cells(submissions: Sequence[StoredSubmission], problems: Mapping[str, Problem]) -> list[Pair]:
+    """The (student, problem) cells with a submission still queued or judging (a rejudge under way): their grade
+    in an export made now is blank, or an older submission's."""
+    return sorted(
+        {(row.student, row.problem_id) for row in submissions if row.status != "done" and row.problem_id in problems}
+    )
+
+
+def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> list[Pair]:
+    """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only, and return
+    the cells whose judging was still under way (`pending_cells`); a full data folder (`out_dir`'s parent) raises
+    `FolderUnwritable` in EXPORT_WORDS."""
     with writing_into(out_dir.parent, EXPORT_WORDS):
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
         try:
-            _write_export(store, problems, students, staging)
+            submissions = store.submissions()
+            _write_export(store, problems, students, staging, submissions)
             claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
             _put_in_place(staging, out_dir)
         finally:
             shutil.rmtree(staging, ignore_errors=True)  # gone already once in place
+    return pending_cells(submissions, problems)
 
 
-def _write_export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> None:
-    """Write every file of EXPORT_FILES into the new folder `out_dir`."""
+def _write_export(
+    store: Store,
+    problems: Mapping[str, Problem],
+    students: Sequence[str],
+    out_dir: Path,
+    rows: Sequence[StoredSubmission],
+) -> None:
+    """Write every file of EXPORT_FILES into the new folder `out_dir`, from the store's `rows` (read once)."""
     from judge.reporters.similarity import write_files  # copydetect and numpy: only when exporting
     from judge.similarity import DEFAULT_THRESHOLD, compare_class
 
-    chosen = graded_submissions(store.submissions())
+    chosen = graded_submissions(rows)
     submissions = []
     for (student, problem_id), row in chosen.items():
         if problem_id not in problems:  # a problem removed from PROBLEMS since: not in the gradebook either

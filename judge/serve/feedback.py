@@ -2,7 +2,8 @@
 reads: one shape for each record, so a new field of a result goes in one place.
 
     status    what the stored row says, without parsing the result (lists are polled): id, student, problem,
-              language, file name, times, status, progress, verdict, and why it could not be judged (`error`)
+              language (its key, and its name as people call it), file name, times, status, progress, verdict,
+              and why it could not be judged (`error`)
     document  the status, the feedback policy's name, and under "result" the result as that policy shows it, in
               `SubmissionResult.to_dict()`'s own shape (None until judged, and when it could not be judged)
 
@@ -17,7 +18,15 @@ from __future__ import annotations
 from typing import Any
 
 from judge.judging.feedback import STUDENT, TEACHER, shown, shown_error
+from judge.languages.catalog import LANGUAGES
 from judge.serve.store import StoredSubmission
+
+
+def language_name(key: str) -> str:
+    """A language as people call it ("Python 3"), as pages show it, from its stored key; the key itself for one
+    no longer known."""
+    language = LANGUAGES.get(key)
+    return language.display if language is not None else key
 
 
 def policy(*, teacher: bool) -> str:
@@ -33,6 +42,7 @@ def submission_status(submission: StoredSubmission, *, teacher: bool) -> dict[st
         "student": submission.student,
         "problem": submission.problem_id,
         "language": submission.language,
+        "language_name": language_name(submission.language),
         "file_name": submission.file_name,
         "submitted_at": submission.submitted_at,
         "judged_at": submission.judged_at,

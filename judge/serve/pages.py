@@ -1,7 +1,9 @@
 """The HTML pages: sign-in, problems with their statements, submitting, my submissions, one submission (its status
 drawn live by static/app.js from the API), the scoreboard, and the teacher's pages.
 
-Rendered by the judge's one HTML engine (judge/reporters/html.py: Jinja2 with autoescaping, and every value
+Every form is answered with a redirect (POST-redirect-GET), so reloading a page never sends a form again; a
+refused form leaves its line and its fields (a student's code stays in the box) for the page it returns to
+(drafts.py). Rendered by the judge's one HTML engine (judge/reporters/html.py: Jinja2 with autoescaping, and every value
 printed through `judge.inert.html_text`, the environment's `finalize`), the one the gradebook's and the
 similarity report's pages use too, so a name, a file name, code or output with HTML, escapes or invisible
 characters reaches the page as visible text. Every form carries the session's CSRF token (before signing in, the
@@ -26,16 +28,20 @@ from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
-from judge.serve.contest import shown_time, with_form
+from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
+from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
-from judge.serve.feedback import submission_document
-from judge.serve.forms import bounded_form, csrf_holds, csrf_token, read_submission_form
+from judge.serve.feedback import language_name, submission_document
+from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
-from judge.serve.store import Filters
+from judge.serve.store import Filters, StoredSubmission
 from judge.verdicts import Verdict
 
 TEMPLATES = Path(__file__).parent / "templates"
+MAX_ANNOUNCEMENT = 2000
+NOT_RUN_AFTER = (Verdict.CE,)
+"""A verdict whose result has no tests at all: nothing to call "not run"."""
 Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
 
@@ -46,6 +52,10 @@ class Pages:
         self.context = context
         self.env = environment(TEMPLATES)  # the judge's one HTML engine, with serve's filter of a moment's time
         self.env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
+        self.env.filters["iso"] = iso_time
+        self.env.filters["countdown"] = countdown
+        self.env.filters["input_time"] = input_time
+        self.env.filters["language_name"] = language_name
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
@@ -56,11 +66,21 @@ class Pages:
         return cached[1]
 
     def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        """The page; on a GET, with what a refused form left for it (its line, its fields as `draft`)."""
         known = csrf_token(request, self.context)
         token = known or new_csrf_token()
         caller = values.pop("caller", None)
+        draft = self.context.drafts.take(known, request.url.path) if request.method == "GET" else None
+        if draft is not None:
+            values["message"] = values.get("message") or draft.message
         html = self.env.get_template(template).render(
-            csrf=token, caller=caller, announcements=self.context.store.announcements(), **values
+            csrf=token,
+            caller=caller,
+            announcements=self.context.store.announcements(),
+            contest=self.context.settings(),
+            now=time.time(),
+            draft=draft.fields if draft is not None else {},
+            **values,
         )
         response = HTMLResponse(html, status_code=status)
         if token != known:
@@ -79,7 +99,12 @@ class Pages:
             secure=request.url.scheme == "https",
         )
 
-    def signed_in(self, page: Page, *, teacher: bool = False) -> Callable[[Request], Awaitable[Response]]:
+    def signed_in(
+        self, page: Page, *, teacher: bool = False, back: str = ""
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """`page` for a signed-in caller (the teacher only, with `teacher`). A refused POST is sent back (303) to
+        `back` (else the page it was posted to) with the refusal's line: a reload never sends it again."""
+
         async def endpoint(request: Request) -> Response:
             caller = None
             try:
@@ -91,12 +116,25 @@ class Pages:
                 if request.method == "POST":
                     form = await bounded_form(request, self.context)
                     if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
-                        raise HttpRefusal(403, "this form expired (missing or wrong CSRF token); reload the page")
+                        raise HttpRefusal(403, "this form expired (missing or wrong CSRF token); send it again")
                 return await page(request, self.context, caller)
             except HttpRefusal as refusal:
+                if request.method == "POST" and caller is not None:
+                    return self.sent_back(request, Draft(back or request.url.path, refusal.message))
                 return self.render(request, "error.html", refusal.status, caller=caller, message=refusal.message)
 
         return endpoint
+
+    def teacher_only(self, page: Page) -> Callable[[Request], Awaitable[Response]]:
+        """A teacher's page or form; a refused form returns to the teacher's page."""
+        return self.signed_in(page, teacher=True, back="/teacher")
+
+    def sent_back(self, request: Request, draft: Draft) -> Response:
+        """A refused form: its draft kept for the page it returns to, and the browser sent there (303)."""
+        browser = csrf_token(request, self.context)
+        if browser:
+            self.context.drafts.keep(browser, draft)
+        return RedirectResponse(draft.path, status_code=303)
 
     # signing in -----------------------------------------------------------------------------------------------
 
@@ -104,16 +142,16 @@ class Pages:
         if request.method == "GET":
             return self.render(request, "login.html")
         form = await request.form(max_files=0, max_fields=8)
-        if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
-            return self.render(request, "login.html", 403, message="this form expired; try again")
         user, password = str(form.get("id", "")).strip(), str(form.get("password", ""))
+        if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
+            return self.sent_back(request, Draft("/login", "this form expired; try again", {"id": user}))
         address = request.client.host if request.client is not None else "unknown"
         try:
             caller = await run_in_threadpool(self.context.check_password, user, password, address)
             self.context.end_session(request)  # signing in again leaves no second session behind
             session_id = await run_in_threadpool(self.context.open_session, caller)
         except HttpRefusal as refusal:
-            return self.render(request, "login.html", refusal.status, message=refusal.message, user=user)
+            return self.sent_back(request, Draft("/login", refusal.message, {"id": user}))
         response = RedirectResponse("/teacher" if caller.teacher else "/", status_code=303)
         self.set_cookie(response, request, SESSION_COOKIE, session_id)
         return response
@@ -131,12 +169,14 @@ class Pages:
     async def home(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         mine = context.store.submissions(Filters(student=caller.id))
         solved = {row.problem_id for row in mine if row.verdict is Verdict.AC}
+        tried = {row.problem_id for row in mine} - solved
         return self.render(
             request,
             "problems.html",
             caller=caller,
             problems=list(context.problems.values()),
             solved=solved,
+            tried=tried,
             window=context.settings().refusal(time.time()),
         )
 
@@ -148,17 +188,9 @@ class Pages:
             _, file_name, source, language = await read_submission_form(request, context)
             try:
                 submission_id = await run_in_threadpool(context.submit, caller, problem.id, file_name, source, language)
-            except HttpRefusal as refusal:
-                return self.render(
-                    request,
-                    "problem.html",
-                    refusal.status,
-                    caller=caller,
-                    problem=problem,
-                    page=self.statement(problem),
-                    languages=language_choices(),
-                    message=refusal.message,
-                )
+            except HttpRefusal as refusal:  # the code goes back into the box, with the language chosen
+                kept = {"code": kept_code(source, largest_source(context)), "language": language or ""}
+                return self.sent_back(request, Draft(request.url.path, refusal.message, kept))
             return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
         return self.render(
             request,
@@ -167,6 +199,7 @@ class Pages:
             problem=problem,
             page=self.statement(problem),
             languages=language_choices(),
+            last_language=context.last_language(caller.id) or "",
         )
 
     async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -190,6 +223,8 @@ class Pages:
             raise HttpRefusal(404, "no such submission") from None
         row = context.visible_submission(caller, submission_id)
         source = context.store.source(row.id).decode("utf-8", "replace")
+        problem = context.problems.get(row.problem_id)
+        test_names = [test.name for test in problem.tests] if problem is not None else []
         return self.render(
             request,
             "submission.html",
@@ -197,6 +232,8 @@ class Pages:
             row=row,
             source=source,
             document=submission_document(row, teacher=caller.teacher),
+            test_names=test_names,
+            not_run=not_run(row, test_names),
         )
 
     async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -220,6 +257,7 @@ class Pages:
             filters=filters,
             students=context.store.students(),
             problems=list(context.problems),
+            titles={problem_id: problem.spec.title for problem_id, problem in context.problems.items()},
             verdicts=[verdict.short for verdict in Verdict],
             settings=context.settings(),
             exported=exported,
@@ -270,15 +308,40 @@ class Pages:
         text = str(form.get("text", "")).strip()
         if not text:
             raise HttpRefusal(400, "an announcement needs some text")
-        context.store.announce(text[:2000])
+        context.store.announce(text[:MAX_ANNOUNCEMENT])
         return RedirectResponse("/teacher?message=announced", status_code=303)
+
+    async def edit_announcement(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """Save an announcement's new text, or remove it (the form's `action`)."""
+        form = await request.form()
+        try:
+            number = int(request.path_params["announcement_id"])
+        except ValueError:
+            raise HttpRefusal(404, "no such announcement") from None
+        if form.get("action") == "remove":
+            done, said = context.store.remove_announcement(number), "announcement+removed"
+        else:
+            text = str(form.get("text", "")).strip()
+            if not text:
+                raise HttpRefusal(400, "an announcement needs some text; remove it instead")
+            done, said = context.store.edit_announcement(number, text[:MAX_ANNOUNCEMENT]), "announcement+saved"
+        if not done:
+            raise HttpRefusal(404, "no such announcement (removed already?)")
+        return RedirectResponse(f"/teacher?message={said}", status_code=303)
 
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
         try:
-            await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+            pending = await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
         except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
             raise HttpRefusal(507 if failure.full else 500, f"not exported: {failure}") from None
+        if pending:  # a rejudge under way: say which grades are not final rather than leave them blank silently
+            cells = ", ".join(f"{student}/{problem}" for student, problem in pending)
+            message = (
+                f"exported, but {len(pending)} grade(s) wait for a judging under way and are blank or from an "
+                f"older submission: {cells}; export again once nothing is queued or judging"
+            )
+            return self.sent_back(request, Draft("/teacher", message))
         return RedirectResponse("/teacher?message=exported", status_code=303)
 
     async def download(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -288,7 +351,6 @@ class Pages:
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
 
     def routes(self) -> list[Route]:
-        teacher = {"teacher": True}
         return [
             Route("/login", self.login, methods=["GET", "POST"]),
             Route("/logout", self.logout, methods=["POST"]),
@@ -298,11 +360,38 @@ class Pages:
             Route("/submissions", self.signed_in(self.my_submissions)),
             Route("/submissions/{submission_id}", self.signed_in(self.submission)),
             Route("/scoreboard", self.signed_in(self.scoreboard)),
-            Route("/teacher", self.signed_in(self.teacher, **teacher)),
-            Route("/teacher/rejudge", self.signed_in(self.rejudge, **teacher), methods=["POST"]),
-            Route("/teacher/problems", self.signed_in(self.reload, **teacher), methods=["POST"]),
-            Route("/teacher/settings", self.signed_in(self.settings, **teacher), methods=["POST"]),
-            Route("/teacher/announce", self.signed_in(self.announce, **teacher), methods=["POST"]),
-            Route("/teacher/export", self.signed_in(self.export, **teacher), methods=["POST"]),
-            Route("/teacher/export/{name}", self.signed_in(self.download, **teacher)),
+            Route("/teacher", self.teacher_only(self.teacher)),
+            Route("/teacher/rejudge", self.teacher_only(self.rejudge), methods=["POST"]),
+            Route("/teacher/problems", self.teacher_only(self.reload), methods=["POST"]),
+            Route("/teacher/settings", self.teacher_only(self.settings), methods=["POST"]),
+            Route("/teacher/announce", self.teacher_only(self.announce), methods=["POST"]),
+            Route(
+                "/teacher/announcements/{announcement_id}",
+                self.teacher_only(self.edit_announcement),
+                methods=["POST"],
+            ),
+            Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
+            Route("/teacher/export/{name}", self.teacher_only(self.download)),
         ]
+
+
+def not_run(row: StoredSubmission, test_names: list[str]) -> list[str]:
+    """The problem's tests a judged submission did not run: those after the first failure of a pass/fail problem
+    (the judging stops there, as BOJ does) and a scored group's tests skipped after it broke. static/app.js draws
+    the same rows from the page's list of test names."""
+    result = row.result
+    if row.status != "done" or result is None or result.verdict in NOT_RUN_AFTER:
+        return []
+    ran = {case.name for case in result.cases}
+    return [name for name in test_names if name not in ran]
+
+
+def kept_code(source: bytes, largest: int) -> str:
+    """A refused submission's source as the box shows it again: text up to the largest source any problem takes
+    (an uploaded file too, so the student can fix and send it from the box); "" for anything else."""
+    if len(source) > largest:
+        return ""
+    try:
+        return source.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""

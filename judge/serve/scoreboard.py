@@ -52,6 +52,11 @@ class Scoreboard:
     problems: tuple[str, ...]
     rows: tuple[Row, ...]
     frozen: bool
+    """This viewer sees it frozen (a student, past the freeze)."""
+    scored: bool = False
+    """Some problem is scored: the board has a points column (a pass/fail contest has none)."""
+    frozen_since: float | None = None
+    """When students' view froze (None: it has not): what the teacher, who sees through it, is told."""
 
 
 def build(
@@ -62,6 +67,7 @@ def build(
     start: float,
     freeze_at: float | None,
     viewer: str | None,
+    scored: bool = False,
 ) -> Scoreboard:
     """The scoreboard as `viewer` may see it (None: the teacher, who sees through the freeze). `students` maps
     ids to names; submissions in any order."""
@@ -86,7 +92,13 @@ def build(
         if (solved, points, penalty) != previous:
             rank, previous = position, (solved, points, penalty)
         ranked.append(Row(rank, student, name, solved, penalty, points, cells))
-    return Scoreboard(tuple(problems), tuple(ranked), frozen=freeze_at is not None and viewer is not None)
+    return Scoreboard(
+        tuple(problems),
+        tuple(ranked),
+        frozen=freeze_at is not None and viewer is not None,
+        scored=scored,
+        frozen_since=freeze_at,
+    )
 
 
 def _cell(submissions: Sequence[StoredSubmission], start: float, hidden_from: float | None) -> Cell:

@@ -35,10 +35,12 @@ from judge.serve.auth import (
     session_storage_id,
 )
 from judge.serve.contest import ContestSettings
+from judge.serve.drafts import Drafts
 from judge.serve.roster import TEACHER_ID
 from judge.serve.scoreboard import Scoreboard, build
 from judge.serve.store import (
     PROBLEMS_EPOCH,
+    Filters,
     NewSubmission,
     SessionLifetimes,
     Store,
@@ -90,6 +92,7 @@ class ServeContext:
     signing_in: InFlight = field(default_factory=lambda: InFlight(SIGN_INS_AT_ONCE))
     submit_limits: RateLimiter = field(default_factory=lambda: RateLimiter(SUBMISSIONS_PER_MINUTE, 60.0))
     lifetimes: SessionLifetimes = field(default_factory=SessionLifetimes)
+    drafts: Drafts = field(default_factory=Drafts)
     clock: Callable[[], float] = time.time
 
     @property
@@ -213,7 +216,7 @@ class ServeContext:
             raise HttpRefusal(403, "the teacher does not submit; sign in as a student")
         problem = self.problems.get(problem_id)
         if problem is None:
-            raise HttpRefusal(404, f"no problem {problem_id!r}; see the problem list")
+            raise HttpRefusal(404, f"no problem {problem_id!r}; the problems are: {', '.join(self.problems)}")
         refusal = self.settings().refusal(time.time())
         if refusal:
             raise HttpRefusal(403, refusal)
@@ -227,6 +230,10 @@ class ServeContext:
         if not source.strip():
             raise HttpRefusal(400, "the source is empty; choose a file or paste your code")
         name = PurePosixPath(file_name.replace("\\", "/")).name[:MAX_FILE_NAME]
+        if not name and not language:  # pasted code: the student's last language, else they must choose
+            language = self.last_language(caller.id)
+            if language is None:
+                raise HttpRefusal(400, "choose the language of your code: it has no file name to tell")
         try:
             chosen = detect_language(Path(name or "source"), language or None)
         except SubmissionError as error:
@@ -254,6 +261,11 @@ class ServeContext:
             )
         return stored
 
+    def last_language(self, student: str) -> str | None:
+        """The language of the student's latest submission (the submit form's default), None before the first."""
+        latest = next(iter(self.store.submissions(Filters(student=student))), None)
+        return latest.language if latest is not None and latest.language in LANGUAGES else None
+
     # what a caller may see ------------------------------------------------------------------------------------
 
     def visible_submission(self, caller: Caller, submission_id: int) -> StoredSubmission:
@@ -278,6 +290,7 @@ class ServeContext:
             start=settings.start if settings.start is not None else self.opened_at,
             freeze_at=freeze_at if frozen else None,
             viewer=None if caller.teacher else caller.id,
+            scored=any(problem.scoring is not None for problem in self.problems.values()),
         )
 
 

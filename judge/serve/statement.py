@@ -5,7 +5,8 @@ in the legacy format, `statement/` in 2023-07's; English `problem.en.md` first, 
 whose statement is only LaTeX gets one line saying so: rendering LaTeX would take a TeX toolchain or a script
 from elsewhere, and the page must work offline with no script but ours. Markdown is rendered by markdown-it-py
 with raw HTML off (a `<script>` in a statement is shown as text) and its own link check (no `javascript:`
-links); nothing is fetched from anywhere, so the page works offline.
+links); its `$...$` and `$$...$$` math becomes MathML on the server (mathml.py); nothing is fetched from
+anywhere, so the page works offline.
 
 Images: a relative image path in the statement (`![graph](graph.png)`, as packages put figures beside their
 problem.en.md) is served from the statement's own folder by `statement_image`, for raster formats only; an SVG
@@ -28,6 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
@@ -35,6 +37,7 @@ from judge.judging.limit_policy import effective_limits, limits_note
 from judge.languages.catalog import LANGUAGES
 from judge.problems.files import read_problem_file
 from judge.problems.model import Problem
+from judge.serve.mathml import latex_to_mathml
 
 STATEMENT_FILE = "statement.md"
 PACKAGE_STATEMENT_FOLDERS = ("problem_statement", "statement")
@@ -82,11 +85,18 @@ class StatementPage:
     """Rendered by markdown-it with raw HTML escaped: safe to insert as markup."""
     limits: tuple[LanguageLimits, ...]
     samples: tuple[Sample, ...]
+    """The samples the statement does not already show in its own code blocks (BOJ-style statements write them)."""
 
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    dollarmath_plugin(  # `$...$` and `$$...$$` as MathML (mathml.py); "$5 and $10" stays text
+        markdown,
+        allow_labels=False,
+        allow_digits=False,
+        renderer=lambda latex, options: latex_to_mathml(latex, display=bool(options.get("display_mode"))),
+    )
     markdown.add_render_rule("image", _render_image)
     return markdown
 
@@ -181,13 +191,26 @@ def statement_page(problem: Problem) -> StatementPage:
         limits.append(
             LanguageLimits(language.display, given.time_seconds, given.memory_mib, limits_note(problem.spec, language))
         )
+    shown = _code_blocks(text)
     samples = tuple(
-        Sample(test.name, _text(test.input_path.read_bytes()), _text(test.answer_path.read_bytes()))
+        sample
         for test in problem.tests
         if test.is_sample
+        for sample in [Sample(test.name, _text(test.input_path.read_bytes()), _text(test.answer_path.read_bytes()))]
+        if not {_same_text(sample.input), _same_text(sample.answer)} <= shown
     )
     images = f"/problems/{quote(problem.id, safe='')}/statement/"
     return StatementPage(_markdown().render(text, {"images": images}), tuple(limits), samples)
+
+
+def _code_blocks(markdown: str) -> set[str]:
+    """The text of every code block of a statement, as `_same_text` compares it."""
+    return {_same_text(token.content) for token in _markdown().parse(markdown) if token.type in ("fence", "code_block")}
+
+
+def _same_text(text: str) -> str:
+    """Text as a reader compares a sample with its copy in the statement: without trailing spaces or blank lines."""
+    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
 def _text(content: bytes) -> str:

@@ -190,6 +190,15 @@ class StoredSession:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """The teacher's line on every page: posted at `posted_at`, edited or removed by `id`."""
+
+    id: int
+    posted_at: float
+    text: str
+
+
+@dataclass(frozen=True)
 class Filters:
     """The teacher's filters on the submission list; None lets everything through."""
 
@@ -438,10 +447,23 @@ class Store:
         with self._transaction() as connection:
             connection.execute("INSERT INTO announcements (text, posted_at) VALUES (?, ?)", (text, time.time()))
 
-    def announcements(self) -> list[tuple[float, str]]:
+    def announcements(self) -> list[Announcement]:
+        """Newest first."""
         with self._connect() as connection:
-            rows = connection.execute("SELECT posted_at, text FROM announcements ORDER BY id DESC").fetchall()
-        return [(row["posted_at"], row["text"]) for row in rows]
+            rows = connection.execute("SELECT id, posted_at, text FROM announcements ORDER BY id DESC").fetchall()
+        return [Announcement(row["id"], row["posted_at"], row["text"]) for row in rows]
+
+    def edit_announcement(self, announcement_id: int, text: str) -> bool:
+        """Replace its text (it keeps its time); False when there is no such announcement."""
+        with self._transaction() as connection:
+            cursor = connection.execute("UPDATE announcements SET text = ? WHERE id = ?", (text, announcement_id))
+        return cursor.rowcount == 1
+
+    def remove_announcement(self, announcement_id: int) -> bool:
+        """False when there is no such announcement."""
+        with self._transaction() as connection:
+            cursor = connection.execute("DELETE FROM announcements WHERE id = ?", (announcement_id,))
+        return cursor.rowcount == 1
 
     # sessions -------------------------------------------------------------------------------------------------
 

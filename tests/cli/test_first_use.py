@@ -142,7 +142,7 @@ def test_a_python_tle_names_pypy(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "add", TESTS, id="add", time_limit=0.3, language_allowance=False)
     done = judge("run", problem, source(tmp_path, "while True:\n    pass\n"), "--sandbox", "none", "--fail-fast")
     assert done.returncode == 1
-    assert "hint: the same program often runs several times faster in PyPy: add --lang pypy3" in done.stdout
+    assert "hint: the same program often runs several times faster in PyPy 3: submit it as PyPy 3 (pypy3)" in done.stdout
 
 
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")

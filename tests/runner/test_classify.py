@@ -161,5 +161,5 @@ def test_a_wall_limit_of_another_shape_is_not_called_the_formula() -> None:
     limits = dataclasses.replace(LIMITS, time_seconds=30.0, wall_seconds=60.0)
     result = classify(stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, cpu_seconds=2.0), limits)
     assert result is not None and result.verdict is TLE
-    assert result.message == ("wall time over 60 s (the backstop for a program that sleeps or waits); CPU time "
+    assert result.message == ("wall time over 60 s (the wall-clock backstop); CPU time "
                               "2.00 s, under the 30 s limit")

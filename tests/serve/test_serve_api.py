@@ -63,7 +63,7 @@ def test_a_submission_is_stored_before_201_and_only_its_student_sees_it(client: 
     assert client.get(f"/api/submissions/{submission_id}", auth=("teacher", "teacher-secret")).status_code == 200
 
 
-STATUS = {"id", "student", "problem", "language", "file_name", "submitted_at", "judged_at", "status", "progress",
+STATUS = {"id", "student", "problem", "language", "language_name", "file_name", "submitted_at", "judged_at", "status", "progress",
           "verdict", "verdict_name", "error"}
 
 
@@ -189,7 +189,8 @@ def test_a_browser_post_needs_the_sessions_csrf_token(client: TestClient) -> Non
                        headers={"X-CSRF-Token": token}).status_code == 201
     form = client.post("/problems/sum", data={"problem": "sum", "code": AC_SOURCE, "language": "python3"},
                        follow_redirects=False)
-    assert form.status_code == 403
+    assert form.status_code == 303 and form.headers["location"] == "/problems/sum"  # sent back, not stored
+    assert "this form expired" in client.get("/problems/sum").text and len(client.get("/api/submissions").json()) == 1
     form = client.post("/problems/sum", data={"csrf": token, "problem": "sum", "code": AC_SOURCE,
                                               "language": "python3"}, follow_redirects=False)
     assert form.status_code == 303 and form.headers["location"].startswith("/submissions/")

@@ -102,3 +102,18 @@ def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_
     assert store.finish(submission, latest.token, wrong) is True
     row = store.submission(submission)
     assert row is not None and row.verdict is Verdict.WA
+
+
+def test_an_announcement_is_edited_and_removed_by_its_id(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.create()
+    store.announce("first")
+    store.announce("second")
+    second, first = store.announcements()
+    assert (first.text, second.text) == ("first", "second")
+    assert store.edit_announcement(first.id, "first, corrected")
+    assert [(each.id, each.posted_at, each.text) for each in store.announcements()] == [
+        (second.id, second.posted_at, "second"), (first.id, first.posted_at, "first, corrected")]
+    assert store.remove_announcement(second.id) and not store.remove_announcement(second.id)
+    assert not store.edit_announcement(second.id, "gone")
+    assert [each.text for each in store.announcements()] == ["first, corrected"]

@@ -1,5 +1,6 @@
 // The pages' only script (the Content-Security-Policy allows no other): it keeps a submission's status, the list
-// of my submissions and the scoreboard up to date from the JSON API, without reloading. Everything it shows is
+// of my submissions and the scoreboard up to date from the JSON API, without reloading; it shows every <time> in
+// the reader's local time and counts down to the contest's opening or closing. Everything it shows is
 // set as textContent, never as HTML, so what a student wrote or printed stays text.
 "use strict";
 
@@ -28,8 +29,39 @@ async function fetchJson(url) {
   return response.json();
 }
 
-function when(seconds) {
-  return new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+const LOCAL_TIME = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" };
+
+// A moment as the pages write it: <time datetime="UTC">, its text in the reader's local time.
+function timeElement(seconds) {
+  const element = document.createElement("time");
+  element.dateTime = new Date(seconds * 1000).toISOString().slice(0, 19) + "Z";
+  element.textContent = new Date(seconds * 1000).toLocaleString([], LOCAL_TIME);
+  return element;
+}
+
+function localTimes() {
+  for (const element of document.querySelectorAll("time[datetime]")) {
+    element.textContent = new Date(element.dateTime).toLocaleString([], LOCAL_TIME);
+  }
+}
+
+// As contest.py's countdown says it.
+function countdown(seconds) {
+  const left = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(left / 86400), hours = Math.floor(left / 3600) % 24;
+  const minutes = Math.floor(left / 60) % 60, rest = left % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (days) return days + " d " + hours + " h";
+  if (hours) return hours + " h " + two(minutes) + " min";
+  if (minutes) return minutes + " min " + two(rest) + " s";
+  return rest + " s";
+}
+
+function countDown() {
+  for (const element of document.querySelectorAll(".countdown[data-until]")) {
+    const left = Number(element.dataset.until) - Date.now() / 1000;
+    element.textContent = left > 0 ? "in " + countdown(left) : "now";
+  }
 }
 
 // A submission's document is its status and, under "result", the result in judge's own JSON shape
@@ -47,6 +79,16 @@ function scoreShown(result) {
   return result.max_score === null ? number(result.score) : number(result.score) + "/" + number(result.max_score);
 }
 
+// The problem's tests a judged submission did not run (after the first failure, as BOJ stops), as pages.py's
+// not_run: the page lists the test names.
+function notRun(doc) {
+  const result = doc.result;
+  if (doc.status !== "done" || result === null || result.verdict === "CE") return [];
+  const ran = new Set(result.cases.map((test) => test.name));
+  const names = Array.from(document.querySelectorAll("#test-names li"), (item) => item.textContent);
+  return names.filter((name) => !ran.has(name));
+}
+
 function drawSubmission(live, doc) {
   const result = doc.result;
   const status = document.getElementById("status");
@@ -61,6 +103,7 @@ function drawSubmission(live, doc) {
   compile.hidden = !compile.textContent;
   const body = document.querySelector("#tests tbody");
   body.replaceChildren();
+  let said = { text: "", test: "" }; // a message repeated on the next rows is shown once (as the page does)
   for (const test of result === null ? [] : result.cases) {
     const row = document.createElement("tr");
     cell(row, test.name);
@@ -68,10 +111,31 @@ function drawSubmission(live, doc) {
     cell(row, test.cpu_seconds.toFixed(3));
     cell(row, test.wall_seconds.toFixed(3));
     cell(row, test.peak_mib.toFixed(1));
-    const message = cell(row, "");
-    const pre = document.createElement("pre");
-    pre.textContent = test.message + (test.diff ? "\n" + test.diff : "");
-    message.appendChild(pre);
+    body.appendChild(row);
+    const text = test.message + (test.diff ? "\n" + test.diff : "");
+    if (!text) continue;
+    const under = document.createElement("tr"); // the message on its own row under the test's: readable on a phone
+    under.className = "test-message";
+    const message = cell(under, "");
+    message.colSpan = 5;
+    if (text === said.text) {
+      const same = document.createElement("span");
+      same.className = "same";
+      same.textContent = "as test " + said.test;
+      message.appendChild(same);
+    } else {
+      const pre = document.createElement("pre");
+      pre.textContent = text;
+      message.appendChild(pre);
+      said = { text: text, test: test.name };
+    }
+    body.appendChild(under);
+  }
+  for (const name of notRun(doc)) {
+    const row = document.createElement("tr");
+    row.className = "not-run";
+    cell(row, name);
+    cell(row, "not run").colSpan = 4;
     body.appendChild(row);
   }
   const hints = document.getElementById("hints");
@@ -97,8 +161,8 @@ function drawMine(table, docs) {
     link.textContent = String(doc.id);
     first.appendChild(link);
     cell(row, doc.problem);
-    cell(row, doc.language);
-    cell(row, when(doc.submitted_at));
+    cell(row, doc.language_name);
+    cell(row, "").appendChild(timeElement(doc.submitted_at));
     verdictCell(row, doc.verdict, doc.status);
     body.appendChild(row);
   }
@@ -107,7 +171,8 @@ function drawMine(table, docs) {
 function drawScoreboard(table, board) {
   const head = table.querySelector("thead tr");
   head.replaceChildren();
-  for (const title of ["rank", "student", "solved", "penalty", "points", ...board.problems]) {
+  const totals = board.scored ? ["rank", "student", "solved", "penalty", "points"] : ["rank", "student", "solved", "penalty"];
+  for (const title of [...totals, ...board.problems]) {
     const th = document.createElement("th");
     th.textContent = title;
     head.appendChild(th);
@@ -116,7 +181,9 @@ function drawScoreboard(table, board) {
   body.replaceChildren();
   for (const entry of board.rows) {
     const row = document.createElement("tr");
-    for (const value of [entry.rank, entry.name, entry.solved, entry.penalty, entry.points]) cell(row, String(value));
+    const figures = [entry.rank, entry.name, entry.solved, entry.penalty];
+    if (board.scored) figures.push(entry.points);
+    for (const value of figures) cell(row, String(value));
     for (const problem of board.problems) {
       const c = entry.cells[problem];
       let text = "";
@@ -146,6 +213,11 @@ function poll(load, draw, keepGoing) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  localTimes();
+  countDown();
+  setInterval(countDown, 1000);
+  const zone = document.querySelector("#zone[data-browser-zone]"); // the teacher's zone, until one is saved
+  if (zone && !zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   const live = document.getElementById("live");
   if (live && live.dataset.status !== "done") {
     const url = "/api/submissions/" + encodeURIComponent(live.dataset.submission);
