@@ -27,6 +27,9 @@ class CaseResult:
     diff: str = ""
     score: float | None = None
     """The score its checker gave this test (partial points, `score.txt`); None: the group's accept/reject score."""
+    cpu_runs: tuple[float, ...] = ()
+    """Every run's CPU time, in order, when the test ran more than once to be measured again (judging/measuring.py);
+    empty when it ran once."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,12 @@ class SubmissionResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
-        cases = tuple(CaseResult(**{**case, "verdict": Verdict.from_short(case["verdict"])}) for case in data["cases"])
+        cases = tuple(
+            CaseResult(
+                **{**case, "verdict": Verdict.from_short(case["verdict"]), "cpu_runs": tuple(case.get("cpu_runs", ()))}
+            )
+            for case in data["cases"]
+        )
         return cls(
             **{
                 **data,

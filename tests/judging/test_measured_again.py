@@ -1,0 +1,46 @@
+"""A test runs again only where its time cannot be trusted yet, and never otherwise: runs are counted (each run of
+the program appends a line to a file outside its scratch folder, unboxed), no time is asserted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.judging.submission import judge_submission
+from judge.options import RunOptions
+from judge.problems.folder import load_problem
+from judge.runner.containment.choice import available_containments
+from judge.verdicts import Verdict
+
+
+def counting(submission, tail: str, counter: Path) -> Path:
+    """A Python program that notes each of its runs in `counter`, then does `tail`."""
+    return submission(f"with open({str(counter)!r}, 'a') as runs:\n    runs.write('ran\\n')\n{tail}", "main.py")
+
+
+def judged(problem: Path, source: Path, containment: str):
+    if containment not in available_containments():
+        pytest.skip(f"no {containment} containment here")
+    options = RunOptions(sandbox="none", containment=containment)
+    return judge_submission(load_problem(problem), source, options)
+
+
+def test_a_wall_tle_whose_waiting_no_one_measured_is_run_again(tmp_path, make_problem, submission):
+    """psutil cannot tell how long a run waited for a CPU: its wall TLE is measured once more before it is given."""
+    counter = tmp_path / "runs.txt"
+    problem = make_problem({"1": ("", "x\n")}, time_limit=0.2, language_allowance=False)
+    result = judged(problem, counting(submission, "import time\ntime.sleep(60)\n", counter), "portable")
+    assert result.verdict is Verdict.TLE, result
+    assert counter.read_text().count("ran") == 2
+    assert len(result.cases[0].cpu_runs) == 2
+
+
+@pytest.mark.parametrize("containment", ["cgroup", "proc"])
+def test_a_wall_tle_with_its_waiting_measured_runs_once(tmp_path, make_problem, submission, containment):
+    counter = tmp_path / "runs.txt"
+    problem = make_problem({"1": ("", "x\n")}, time_limit=0.2, language_allowance=False)
+    result = judged(problem, counting(submission, "import time\ntime.sleep(60)\n", counter), containment)
+    assert result.verdict is Verdict.TLE, result
+    assert counter.read_text().count("ran") == 1
+    assert result.cases[0].cpu_runs == ()
