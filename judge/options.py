@@ -21,6 +21,8 @@ class RunOptions:
     source_limit_kib: the largest source read, in KiB (`--source-limit`); None means the problem's `source_limit`.
     containment: how runs are contained and measured (`--containment cgroup|proc|portable`); None: the best
     this machine has.
+    require_containment: `cgroup` refuses to judge (exit 2) where runs would not get a control group, whose
+    limits the kernel enforces on the whole tree (`--require-containment`, JUDGE_REQUIRE_CONTAINMENT); None: any.
     """
 
     language: str | None = None
@@ -28,6 +30,7 @@ class RunOptions:
     sandbox: SandboxChoice = "auto"
     source_limit_kib: int | None = None
     containment: str | None = None
+    require_containment: str | None = None
 
     def source_limit_bytes(self, problem_kib: int) -> int:
         """The cap on a source's size in bytes: `--source-limit` when given, else the problem's `source_limit`."""

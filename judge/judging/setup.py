@@ -75,7 +75,7 @@ def set_up(
     language = detect_language(files.main_path(given), options.language)
     toolchain = resolve_toolchain(language)
     sandbox = choose_sandbox(options.sandbox)
-    containment = choose_containment(options.containment)
+    containment = choose_containment(options.containment, options.require_containment)
     limits = effective_limits(problem.spec, language)
     with scratch_folder("judge-") as scratch:
         program = Program.write(
