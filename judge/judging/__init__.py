@@ -7,6 +7,8 @@ problems, programs, checkers and the shared modules below them; none of those im
   limits), and the starter its tests share (a launcher, or a warm box).
 - case.py: one test case: run, classify, check, the diff shown, and the boundary where a failure of the judge
   becomes that case's JE.
+- measuring.py: whether a test runs again before its time decides (near the limit; a wall TLE whose waiting for a
+  CPU no one measured), and which run decides.
 - limit_policy.py: the limits a submission gets (the problem's, with its language's allowance) and how they were
   derived, in one line.
 - interactive.py: one test of an interactive problem, the submission and the problem's validator run together.

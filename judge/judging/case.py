@@ -52,13 +52,15 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked."""
     language = setup.program.toolchain.language
     spec = _run_spec(setup, test)
-    runs = [execute.run(spec, setup.limits, setup.containment, setup.starter)]
+    runs = [execute.run(spec, measuring.stopping_limits(setup.limits, ()), setup.containment, setup.starter)]
     outputs = [spec.stdout_path]
     while measuring.wants_another_run(runs, setup.limits):
         outputs[-1] = spec.stdout_path.rename(spec.stdout_path.with_name(f"{spec.stdout_path.name}.{len(runs)}"))
-        runs.append(execute.run(spec, setup.limits, setup.containment, setup.starter))
+        stopping = measuring.stopping_limits(setup.limits, runs)
+        runs.append(execute.run(spec, stopping, setup.containment, setup.starter))
         outputs.append(spec.stdout_path)
-    decides = measuring.deciding_run(runs, setup.limits)
+    verdict_from = measuring.measured(runs, setup.limits)
+    decides = verdict_from.decides
     if outputs[decides] != spec.stdout_path:
         outputs[decides].replace(spec.stdout_path)
     for kept in outputs:
@@ -72,6 +74,7 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
         "peak_mib": round(stats.peak_mib, 1),
         "is_sample": test.is_sample,
         "cpu_runs": tuple(round(run.cpu_seconds, 3) for run in runs) if len(runs) > 1 else (),
+        "near_limit_band": verdict_from.near_limit_band,
     }
     return measured, classify(stats, setup.limits, language.memory_errors), spec.stdout_path
 

@@ -30,6 +30,18 @@ class CaseResult:
     cpu_runs: tuple[float, ...] = ()
     """Every run's CPU time, in order, when the test ran more than once to be measured again (judging/measuring.py);
     empty when it ran once."""
+    near_limit_band: float | None = None
+    """The band (a fraction of the limit) the deciding CPU time lay within, around the limit: a verdict that
+    another run on a noisier machine might not give; None when far from the limit."""
+
+    @property
+    def timing_note(self) -> str:
+        """How the CPU time was measured, when more than once or near the limit (empty otherwise): the views'
+        one wording, e.g. `near the limit (±5 %); runs: 1.012, 1.020, 1.008 s`."""
+        parts = [f"near the limit (±{self.near_limit_band:.0%})"] if self.near_limit_band is not None else []
+        if self.cpu_runs:
+            parts.append(f"runs: {', '.join(f'{seconds:.3f}' for seconds in self.cpu_runs)} s")
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,9 @@ def report(seen: Shown, stream: TextIO) -> None:
             classname=xml_text(result.problem_id),
             time=f"{case_result.cpu_seconds:.3f}",
         )
+        if case_result.timing_note:
+            properties = ElementTree.SubElement(case, "properties")
+            ElementTree.SubElement(properties, "property", name="timing", value=case_result.timing_note)
         if case_result.verdict is not Verdict.AC:
             failure = ElementTree.SubElement(case, "failure", message=case_result.verdict.short)
             failure.text = xml_text(case_result.message)
