@@ -6,6 +6,7 @@ contradict each other are refused here, in one line naming them and the fix (exi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from typing import Any, get_args
 
 import click
 
+from judge.host_timing import read_host_timing
 from judge.options import MAX_SOURCE_LIMIT_KIB, RunOptions, SandboxChoice
 from judge.runner.containment.choice import CONTAINMENT_NAMES, REQUIRABLE, choose_containment
 
@@ -52,13 +54,28 @@ def run_options(*groups: RunOptionGroup, **fixed: Any) -> Decorator:
     """Hand the command `options: RunOptions`: the fields the `groups`' options set, and those `fixed` for it."""
 
     def decode(**values: Any) -> RunOptions:
-        fields: dict[str, Any] = dict(fixed)
+        fields: dict[str, Any] = {**fixed, "host_timing": read_host_timing()}  # once per command (provenance)
         for group in groups:
             fields |= group.fields(**{name: values[name] for name in group.names})
         return RunOptions(**fields)
 
     names = [name for group in groups for name in group.names]
-    return handing("options", names, decode, [option for group in groups for option in group.options])
+    handed = handing("options", names, decode, [option for group in groups for option in group.options])
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def with_workers(*args: Any, **given: Any) -> Any:
+            """A command that also takes an `ExecutorChoice` (decoded by executor_options.py, outside this
+            decorator) judges that many at once here (`--jobs`), or on a cluster (None): the results say so."""
+            executor = given.get("executor")
+            if executor is not None:
+                jobs = executor.jobs if executor.scheduler is None else None
+                given["options"] = dataclasses.replace(given["options"], workers=jobs)
+            return function(*args, **given)
+
+        return handed(with_workers)
+
+    return decorate
 
 
 def language(whose: str) -> RunOptionGroup:

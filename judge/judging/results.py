@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
 
 from judge.runner.limits import Limits
@@ -56,6 +56,7 @@ class SubmissionHeader:
     memory_enforcement: str
     limits_note: str
     tests: tuple[str, ...]
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
         return SubmissionResult(
@@ -69,6 +70,7 @@ class SubmissionHeader:
             verdict=verdict,
             cases=tuple(cases),
             compile_message=compile_message,
+            provenance=self.provenance,
         )
 
 
@@ -110,6 +112,9 @@ class SubmissionResult:
     score: float | None = None
     max_score: float | None = None
     """A scored problem's score (judge/problems/scoring.py) and the most it can be; None for pass-fail problems."""
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """What its times were measured under (judging/provenance.py): containment, sandbox, the host's timing
+    conditions at the start, the judge's and the toolchain's versions. Empty in a record from an older judge."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
@@ -122,6 +127,7 @@ class SubmissionResult:
             memory_enforcement=self.memory_enforcement,
             limits_note=self.limits_note,
             tests=tuple(case.name for case in self.cases),
+            provenance=self.provenance,
         )
 
     @property
@@ -142,7 +148,7 @@ class SubmissionResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON. Built field by field: `asdict` deep-copies every value, and the grading process
         makes one of these per result it stores (it was the largest part of that process's own CPU time)."""
-        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data = {each.name: getattr(self, each.name) for each in fields(self)}
         data["limits"] = asdict(self.limits)
         data["verdict"] = self.verdict.short
         data["cases"] = [{**vars(case), "verdict": case.verdict.short} for case in self.cases]

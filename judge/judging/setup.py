@@ -18,6 +18,7 @@ from pathlib import Path
 from judge.checkers import Checker, open_checker
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits, limits_note
+from judge.judging.provenance import host_of, provenance
 from judge.judging.results import SubmissionHeader
 from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
@@ -102,6 +103,9 @@ def set_up(
                 memory_enforcement=describe(containment),
                 limits_note=limits_note(problem.spec, language),
                 tests=tuple(test.name for test in problem.tests),
+                provenance=provenance(
+                    options, host_of(options), toolchain, sandbox.name, containment.name, describe(containment)
+                ),
             )
             yield setup, header
 
