@@ -2,7 +2,7 @@
 
 Read from sysfs and procfs under a root folder (`/` in use; a fake tree in tests), once per command: each judging
 is handed the record (RunOptions.host_timing) and adds what changes from run to run (the load average, the
-runnable tasks) when it starts. Facts only: `judge doctor` (judge/doctor_timing.py) says what each does to the
+runnable tasks) when it starts. Facts only: `judge doctor` (judge/doctor/timing.py) says what each does to the
 measurements, and every result carries them as its provenance.
 """
 
