@@ -26,6 +26,8 @@ class HostTiming:
     read_at: float
     """When it was read (Unix time): the command run whose results it describes."""
     cpus: int
+    cores: tuple[tuple[int, ...], ...]
+    """The CPUs this process may use, grouped by physical core (SMT siblings together), for pinning workers."""
     smt: str  # on, off, not supported (the /sys/.../smt/control word)
     governor: str  # the cpufreq governors in use, or "none" where the kernel has no cpufreq (a VM: the host decides)
     boost: str  # on, off, or UNKNOWN (no boost switch: a VM, or a CPU without one)
@@ -44,6 +46,7 @@ def read_host_timing(root: Path = Path("/")) -> HostTiming:
         machine=os.uname().nodename,
         read_at=time.time(),
         cpus=os.cpu_count() or 1,
+        cores=_cores(root),
         smt=_smt(root),
         governor=_governor(root),
         boost=_boost(root),
@@ -76,6 +79,28 @@ def _chosen(text: str) -> str:
     """The bracketed choice of a sysfs list such as `always [madvise] never`."""
     start, end = text.find("["), text.find("]")
     return text[start + 1 : end] if 0 <= start < end else text
+
+
+def _cores(root: Path) -> tuple[tuple[int, ...], ...]:
+    """The CPUs this process may run on, grouped by their core's thread_siblings_list (each alone where the
+    topology is unreadable), in CPU order."""
+    allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(os.cpu_count() or 1))
+    groups: dict[tuple[int, ...], None] = {}
+    for cpu in allowed:
+        siblings = _cpu_list(_text(root / f"sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list"))
+        groups[tuple(sorted(set(siblings or [cpu]) & set(allowed)))] = None
+    return tuple(groups)
+
+
+def _cpu_list(text: str) -> list[int]:
+    """A kernel CPU list such as `0-3,8` as numbers; [] when it is not one."""
+    found: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            return []
+        found.extend(range(int(first), int(last or first) + 1))
+    return found
 
 
 def _smt(root: Path) -> str:

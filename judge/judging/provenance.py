@@ -31,7 +31,13 @@ def host_of(options: RunOptions) -> HostTiming:
 
 
 def provenance(
-    options: RunOptions, host: HostTiming, toolchain: Toolchain, sandbox: str, containment: str, memory: str
+    options: RunOptions,
+    host: HostTiming,
+    toolchain: Toolchain,
+    sandbox: str,
+    containment: str,
+    memory: str,
+    pinning: str,
 ) -> dict[str, Any]:
     """The record a result carries: plain data (JSON, the results database, serve's pages)."""
     load, runnable = load_now()
@@ -43,6 +49,7 @@ def provenance(
         "memory": memory,
         "required_containment": options.require_containment,
         "workers": options.workers,
+        "pinning": pinning,
         "load_average": load,
         "runnable_tasks": runnable,
         "host": host.to_dict(),

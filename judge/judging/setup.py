@@ -18,6 +18,7 @@ from pathlib import Path
 from judge.checkers import Checker, open_checker
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits, limits_note
+from judge.judging.pinning import pinned
 from judge.judging.provenance import host_of, provenance
 from judge.judging.results import SubmissionHeader
 from judge.languages.catalog import LANGUAGES
@@ -78,7 +79,8 @@ def set_up(
     sandbox = choose_sandbox(options.sandbox)
     containment = choose_containment(options.containment, options.require_containment)
     limits = effective_limits(problem.spec, language)
-    with scratch_folder("judge-") as scratch:
+    host = host_of(options)
+    with pinned(host, options.workers) as pinning, scratch_folder("judge-") as scratch:
         program = Program.write(
             toolchain,
             sandbox,
@@ -104,7 +106,7 @@ def set_up(
                 limits_note=limits_note(problem.spec, language),
                 tests=tuple(test.name for test in problem.tests),
                 provenance=provenance(
-                    options, host_of(options), toolchain, sandbox.name, containment.name, describe(containment)
+                    options, host, toolchain, sandbox.name, containment.name, describe(containment), pinning
                 ),
             )
             yield setup, header
