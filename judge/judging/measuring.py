@@ -1,6 +1,7 @@
 """How many times a test runs before its time decides a verdict, and which run decides.
 
-Once, almost always. Again in two cases, and never otherwise:
+Once, almost always. Again in two cases, and never otherwise (nor an interactive problem's test, whose submission
+and validator run together once):
 
 - A wall TLE with CPU time to spare where the containment cannot tell how long the run waited for a CPU (psutil;
   execute.py takes the waiting off the wall time wherever it can measure it): run once more, so a busy machine's
