@@ -22,7 +22,7 @@ package's own docstring maps its files.
                      status bar
     class_folder.py  a class folder read into (student, problem, source) pairs, for grade and similarity
     features         one per command, peers that do not import each other (grading uses stress's package API):
-                     grading/ (judge grade), verify/, stress/, similarity/, answers.py, doctor.py
+                     grading/ (judge grade), verify/, stress/, similarity/, answers.py, doctor/
     reporters/       the views of finished records (run, verify, stress, gradebook, similarity); never a verdict
     serve/           `judge serve`, the classroom web judge: a front end like cli/, over the batch engine,
                      grading's results database, similarity and the gradebook views

@@ -5,7 +5,7 @@
     ├── SubmissionError         the submission file is missing or its language is unknown
     ├── ToolchainMissing        the language's compiler or interpreter is not installed (names what to install)
     ├── LanguageTableError      languages.yaml is malformed (names the file and the key)
-    └── SandboxUnavailable      --require-sandbox was given but no sandbox works here
+    └── SandboxUnavailable      --require-sandbox (--require-containment) was given but no sandbox (cgroup) works here
     JudgeFailure                the judge itself failed while judging (checker crash, sandbox error): verdict JE
 
 A submission failing is a verdict, never an exception.

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from judge.host_timing import HostTiming
+
 SandboxChoice = Literal["auto", "bwrap", "none"]
 DEFAULT_SOURCE_LIMIT_KIB = 64
 """BOJ's code length limit for most problems (a problem.yaml's `source_limit` unless it says otherwise)."""
@@ -21,6 +23,11 @@ class RunOptions:
     source_limit_kib: the largest source read, in KiB (`--source-limit`); None means the problem's `source_limit`.
     containment: how runs are contained and measured (`--containment cgroup|proc|portable`); None: the best
     this machine has.
+    require_containment: `cgroup` refuses to judge (exit 2) where runs would not get a control group, whose
+    limits the kernel enforces on the whole tree (`--require-containment`, JUDGE_REQUIRE_CONTAINMENT); None: any.
+    host_timing: this machine's timing conditions, read once when the command started (judge/host_timing.py);
+    None: each judging reads them.
+    workers: how many judgings the command runs at once on this machine (`--jobs`); None on a Dask cluster.
     """
 
     language: str | None = None
@@ -28,6 +35,9 @@ class RunOptions:
     sandbox: SandboxChoice = "auto"
     source_limit_kib: int | None = None
     containment: str | None = None
+    require_containment: str | None = None
+    host_timing: HostTiming | None = None
+    workers: int | None = 1
 
     def source_limit_bytes(self, problem_kib: int) -> int:
         """The cap on a source's size in bytes: `--source-limit` when given, else the problem's `source_limit`."""

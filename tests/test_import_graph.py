@@ -18,7 +18,7 @@ import pytest
 JUDGE = Path(__file__).resolve().parent.parent / "judge"
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("shared", frozenset({"judge", "errors", "verdicts", "options", "inert", "lazy", "schema_errors", "suggest",
+    ("shared", frozenset({"judge", "errors", "verdicts", "options", "inert", "lazy", "schema_errors", "suggest", "host_timing",
                           "tool_cache", "intake", "private_folder", "output_folder"})),
     ("runner", frozenset({"runner"})),
     ("languages", frozenset({"languages"})),

@@ -6,6 +6,7 @@ contradict each other are refused here, in one line naming them and the fix (exi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -13,8 +14,9 @@ from typing import Any, get_args
 
 import click
 
+from judge.host_timing import read_host_timing
 from judge.options import MAX_SOURCE_LIMIT_KIB, RunOptions, SandboxChoice
-from judge.runner.containment.choice import CONTAINMENT_NAMES
+from judge.runner.containment.choice import CONTAINMENT_NAMES, REQUIRABLE, choose_containment
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -52,13 +54,28 @@ def run_options(*groups: RunOptionGroup, **fixed: Any) -> Decorator:
     """Hand the command `options: RunOptions`: the fields the `groups`' options set, and those `fixed` for it."""
 
     def decode(**values: Any) -> RunOptions:
-        fields: dict[str, Any] = dict(fixed)
+        fields: dict[str, Any] = {**fixed, "host_timing": read_host_timing()}  # once per command (provenance)
         for group in groups:
             fields |= group.fields(**{name: values[name] for name in group.names})
         return RunOptions(**fields)
 
     names = [name for group in groups for name in group.names]
-    return handing("options", names, decode, [option for group in groups for option in group.options])
+    handed = handing("options", names, decode, [option for group in groups for option in group.options])
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def with_workers(*args: Any, **given: Any) -> Any:
+            """A command that also takes an `ExecutorChoice` (decoded by executor_options.py, outside this
+            decorator) judges that many at once here (`--jobs`), or on a cluster (None): the results say so."""
+            executor = given.get("executor")
+            if executor is not None:
+                jobs = executor.jobs if executor.scheduler is None else None
+                given["options"] = dataclasses.replace(given["options"], workers=jobs)
+            return function(*args, **given)
+
+        return handed(with_workers)
+
+    return decorate
 
 
 def language(whose: str) -> RunOptionGroup:
@@ -110,8 +127,20 @@ def sandbox_choice(sandbox: str, require_sandbox: bool) -> SandboxChoice:
     raise click.UsageError(f"--sandbox {sandbox}: use one of {', '.join(get_args(SandboxChoice))}")
 
 
+def required_containment(containment: str | None, require_containment: str | None) -> dict[str, Any]:
+    """`--containment` and `--require-containment`, refused here (exit 2) when they contradict each other or this
+    machine cannot give what is required, before the command starts anything (set_up checks again on a worker)."""
+    if require_containment is not None and containment not in (None, require_containment):
+        raise click.UsageError(
+            f"--require-containment {require_containment} cannot go with --containment {containment}; give one of them"
+        )
+    if require_containment is not None:
+        choose_containment(containment, require_containment)
+    return {"containment": containment, "require_containment": require_containment}
+
+
 SANDBOX = RunOptionGroup(
-    ("require_sandbox", "sandbox", "containment"),
+    ("require_sandbox", "sandbox", "containment", "require_containment"),
     (
         click.option("--require-sandbox", is_flag=True, help="Refuse to run (exit 2) unless bwrap works here."),
         click.option(
@@ -127,13 +156,22 @@ SANDBOX = RunOptionGroup(
             default=None,
             help="How runs are contained and measured (default: the best this machine has; `judge doctor` lists them).",
         ),
+        click.option(
+            "--require-containment",
+            type=click.Choice(REQUIRABLE),
+            envvar="JUDGE_REQUIRE_CONTAINMENT",
+            default=None,
+            help="Refuse to judge (exit 2) where the limits would fall back to polling and rlimits "
+            "(a teacher sets it once: JUDGE_REQUIRE_CONTAINMENT=cgroup).",
+        ),
     ),
-    lambda require_sandbox, sandbox, containment: {
+    lambda require_sandbox, sandbox, containment, require_containment: {
         "sandbox": sandbox_choice(sandbox, require_sandbox),
-        "containment": containment,
+        **required_containment(containment, require_containment),
     },
 )
-"""`--sandbox auto|bwrap|none`, `--require-sandbox` and `--containment cgroup|proc|portable`."""
+"""`--sandbox auto|bwrap|none`, `--require-sandbox`, `--containment cgroup|proc|portable` and
+`--require-containment cgroup`."""
 
 
 def format_options(choices: Iterable[str]) -> Decorator:

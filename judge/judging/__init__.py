@@ -7,6 +7,11 @@ problems, programs, checkers and the shared modules below them; none of those im
   limits), and the starter its tests share (a launcher, or a warm box).
 - case.py: one test case: run, classify, check, the diff shown, and the boundary where a failure of the judge
   becomes that case's JE.
+- provenance.py: what a result's times were measured under (containment, sandbox, versions, the host's timing
+  conditions, the load), the record every result carries.
+- pinning.py: with -j N and a core for each, a judging pinned to a core no other judging holds.
+- measuring.py: whether a test runs again before its time decides (near the limit; a wall TLE whose waiting for a
+  CPU no one measured), and which run decides.
 - limit_policy.py: the limits a submission gets (the problem's, with its language's allowance) and how they were
   derived, in one line.
 - interactive.py: one test of an interactive problem, the submission and the problem's validator run together.

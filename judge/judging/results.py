@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
 
 from judge.runner.limits import Limits
@@ -27,6 +27,21 @@ class CaseResult:
     diff: str = ""
     score: float | None = None
     """The score its checker gave this test (partial points, `score.txt`); None: the group's accept/reject score."""
+    cpu_runs: tuple[float, ...] = ()
+    """Every run's CPU time, in order, when the test ran more than once to be measured again (judging/measuring.py);
+    empty when it ran once."""
+    near_limit_band: float | None = None
+    """The band (a fraction of the limit) the deciding CPU time lay within, around the limit: a verdict that
+    another run on a noisier machine might not give; None when far from the limit."""
+
+    @property
+    def timing_note(self) -> str:
+        """How the CPU time was measured, when more than once or near the limit (empty otherwise): the views'
+        one wording, e.g. `near the limit (±5 %); runs: 1.012, 1.020, 1.008 s`."""
+        parts = [f"near the limit (±{self.near_limit_band:.0%})"] if self.near_limit_band is not None else []
+        if self.cpu_runs:
+            parts.append(f"runs: {', '.join(f'{seconds:.3f}' for seconds in self.cpu_runs)} s")
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -41,6 +56,7 @@ class SubmissionHeader:
     memory_enforcement: str
     limits_note: str
     tests: tuple[str, ...]
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
         return SubmissionResult(
@@ -54,6 +70,7 @@ class SubmissionHeader:
             verdict=verdict,
             cases=tuple(cases),
             compile_message=compile_message,
+            provenance=self.provenance,
         )
 
 
@@ -95,6 +112,9 @@ class SubmissionResult:
     score: float | None = None
     max_score: float | None = None
     """A scored problem's score (judge/problems/scoring.py) and the most it can be; None for pass-fail problems."""
+    provenance: dict[str, Any] = field(default_factory=dict)
+    """What its times were measured under (judging/provenance.py): containment, sandbox, the host's timing
+    conditions at the start, the judge's and the toolchain's versions. Empty in a record from an older judge."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
@@ -107,6 +127,7 @@ class SubmissionResult:
             memory_enforcement=self.memory_enforcement,
             limits_note=self.limits_note,
             tests=tuple(case.name for case in self.cases),
+            provenance=self.provenance,
         )
 
     @property
@@ -127,7 +148,7 @@ class SubmissionResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON. Built field by field: `asdict` deep-copies every value, and the grading process
         makes one of these per result it stores (it was the largest part of that process's own CPU time)."""
-        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data = {each.name: getattr(self, each.name) for each in fields(self)}
         data["limits"] = asdict(self.limits)
         data["verdict"] = self.verdict.short
         data["cases"] = [{**vars(case), "verdict": case.verdict.short} for case in self.cases]
@@ -135,7 +156,12 @@ class SubmissionResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
-        cases = tuple(CaseResult(**{**case, "verdict": Verdict.from_short(case["verdict"])}) for case in data["cases"])
+        cases = tuple(
+            CaseResult(
+                **{**case, "verdict": Verdict.from_short(case["verdict"]), "cpu_runs": tuple(case.get("cpu_runs", ()))}
+            )
+            for case in data["cases"]
+        )
         return cls(
             **{
                 **data,

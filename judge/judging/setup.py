@@ -18,6 +18,8 @@ from pathlib import Path
 from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits, limits_note
+from judge.judging.pinning import pinned
+from judge.judging.provenance import host_of, provenance
 from judge.judging.results import SubmissionHeader
 from judge.languages.catalog import LANGUAGES, Language
 from judge.languages.detection import detect_language
@@ -82,9 +84,10 @@ def set_up(
     language = LANGUAGES[problem.language_meant(detected.key)] if options.language is None else detected
     toolchain = _toolchain(language, detected)
     sandbox = choose_sandbox(options.sandbox)
-    containment = choose_containment(options.containment)
+    containment = choose_containment(options.containment, options.require_containment)
     limits = effective_limits(problem.spec, language)
-    with scratch_folder("judge-") as scratch:
+    host = host_of(options)
+    with pinned(host, options.workers) as pinning, scratch_folder("judge-") as scratch:
         program = Program.write(
             toolchain,
             sandbox,
@@ -112,6 +115,9 @@ def set_up(
                 memory_enforcement=describe(containment),
                 limits_note=limits_note(problem.spec, language),
                 tests=tuple(test.name for test in problem.tests),
+                provenance=provenance(
+                    options, host, toolchain, sandbox.name, containment.name, describe(containment), pinning
+                ),
             )
             yield setup, header
 

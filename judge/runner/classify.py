@@ -55,9 +55,10 @@ def _wall_message(stats: RunStats, limits: Limits) -> str:
     reading only "time limit" would look for a slow loop in a program that was waiting. It claims no cause: an
     endless loop on a machine too busy to run it ends here too (judging/hints.py says what it usually is)."""
     backstop = "2 × the time limit + 1 s" if round(2 * limits.time_seconds + 1, 3) == limits.wall_seconds else ""
+    waited = f", not counting {stats.waiting_seconds:.2f} s spent waiting for a CPU" if stats.waiting_seconds else ""
     return (
         f"wall time over {limits.wall_seconds:g} s (the wall-clock backstop"
-        f"{': ' + backstop if backstop else ''}); CPU time {stats.cpu_seconds:.2f} s, under the "
+        f"{': ' + backstop if backstop else ''}{waited}); CPU time {stats.cpu_seconds:.2f} s, under the "
         f"{limits.time_seconds:g} s limit"
     )
 

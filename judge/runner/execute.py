@@ -7,7 +7,9 @@ stdin from a private copy of the test's input and stdout/stderr to capped files,
 
 - CPU time of the whole tree over the limit ends the run (RLIMIT_CPU is a per-process backstop in a fork of the
   judge).
-- Wall time over the wall limit ends sleepers and blocked readers.
+- Wall time over the wall limit ends sleepers and blocked readers. Waiting is not running: the time the tree
+  spent ready but waiting for a CPU (containment/waiting.py) is not counted against it, up to WAITING_CEILING
+  times the wall limit in all, so a busy machine does not turn CPU time a program never got into a TLE.
 - Memory: the containment's hard limit and peak, or its polled RSS with RLIMIT_AS per process.
 - Processes: the containment's pids limit, or RLIMIT_NPROC.
 - Output: RLIMIT_FSIZE stops writes just past the output limit.
@@ -38,6 +40,9 @@ from judge.runner.syscall_filter import LoadableFilter
 STDERR_TAIL_BYTES = 2048
 SHORTEST_WAIT_SECONDS = 0.005  # between two looks at a running tree (LookSchedule)
 LONGEST_WAIT_SECONDS = 0.05
+WAITING_CEILING = 4
+"""However long a run waited for a CPU, it is ended at this many times its wall limit: the backstop's backstop
+(a tree could keep threads runnable and starved under a lower scheduling class to wait on the machine's load)."""
 
 
 class Tripped(enum.Enum):
@@ -66,6 +71,9 @@ class RunStats:
     stopped_at: float | None = None
     """When (time.monotonic) the judge decided to stop the run at a limit, before its kill; None when the run
     ended by itself. An interactive validator that had finished before this was not reacting to the kill."""
+    waiting_seconds: float | None = None
+    """How long the tree had waited for a CPU when it reached its wall limit (not counted against that limit);
+    None when it never reached it, or where the containment cannot tell (then a wall TLE is run again)."""
 
     @property
     def peak_mib(self) -> float:
@@ -261,7 +269,7 @@ def _run(spec: RunSpec, schedule: LookSchedule, files: _RunFiles, contained: Run
         files.child_started()
     contained.started(child.pid)
     try:
-        exited, tripped, stopped_at = _watch(child, contained, schedule, begun, started)
+        exited, tripped, stopped_at, waited = _watch(child, contained, schedule, begun, started)
     finally:
         contained.kill()
         if child.pid is not None:
@@ -293,24 +301,31 @@ def _run(spec: RunSpec, schedule: LookSchedule, files: _RunFiles, contained: Run
         stderr_bytes=stderr_size,
         stderr_tail=files.stderr_tail(),
         stopped_at=stopped_at,
+        waiting_seconds=waited,
     )
 
 
 def _watch(
     child: Started, contained: Run, schedule: LookSchedule, begun: float, started: float
-) -> tuple[Exited, Tripped | None, float | None]:
+) -> tuple[Exited, Tripped | None, float | None, float | None]:
     """Wait for the run's end, looking at its CPU, wall and (where nothing caps it) memory when `schedule` says;
-    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when.
+    on a limit, kill the run and wait for its end. Returns how it ended, the limit that stopped it and when, and
+    the time it had waited for a CPU when it reached the wall limit (None: it did not, or no one can tell).
     Nothing of the run was counted before `begun` (its counters start from what its group held then)."""
     limits = schedule.limits
     cpu_seconds, sampled_at, look = 0.0, begun, 0
+    waited: float | None = None
     while True:
-        exited = child.wait(schedule.wait(look, cpu_seconds, sampled_at, started, time.monotonic()))
+        exited = child.wait(schedule.wait(look, cpu_seconds, sampled_at, started, time.monotonic(), waited or 0.0))
         if exited is not None:
-            return exited, None, None
+            return exited, None, None, waited
         sampled_at = time.monotonic()  # before the read: what it reads was counted by then at the latest
         sample = contained.sample()
-        tripped = _tripped(sample, limits, time.monotonic() - started)
+        elapsed = time.monotonic() - started
+        tripped = _tripped(sample, limits, charged_wall(elapsed, waited, limits))
+        if tripped is Tripped.WALL:  # only now is the waiting worth reading: it has grown since the last read
+            waited = contained.waiting_seconds()
+            tripped = _tripped(sample, limits, charged_wall(elapsed, waited, limits))
         if tripped is not None:
             stopped_at = time.monotonic()
             contained.kill()
@@ -319,8 +334,16 @@ def _watch(
             exited = child.wait(EXIT_REPORT_SECONDS)
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
-            return exited, tripped, stopped_at
+            return exited, tripped, stopped_at, waited
         cpu_seconds, look = sample.cpu_seconds, look + 1
+
+
+def charged_wall(elapsed: float, waited: float | None, limits: Limits) -> float:
+    """The wall time the backstop counts: `elapsed` less the time the tree waited for a CPU (`waited`, None where
+    unknown), except past WAITING_CEILING times the wall limit, where all of it counts."""
+    if waited is None or elapsed > WAITING_CEILING * limits.wall_seconds:
+        return elapsed
+    return elapsed - min(waited, elapsed)
 
 
 @dataclass(frozen=True)
@@ -342,11 +365,13 @@ class LookSchedule:
     cpus: int | None  # the most CPUs the tree can run on at once (every online one: a program can widen its affinity)
     memory_polled: bool
 
-    def wait(self, look: int, cpu_seconds: float, sampled_at: float, started: float, now: float) -> float:
+    def wait(
+        self, look: int, cpu_seconds: float, sampled_at: float, started: float, now: float, waited: float = 0.0
+    ) -> float:
         """Seconds to wait from `now` before look number `look` (from 0); the last look, at `sampled_at`, found
         `cpu_seconds` (0 at `sampled_at` = when the run began, before any look); the wall clock started at
-        `started`."""
-        bounds = [LONGEST_WAIT_SECONDS, started + self.limits.wall_seconds - now]
+        `started`, and `waited` seconds of it (as last read) were spent waiting for a CPU."""
+        bounds = [LONGEST_WAIT_SECONDS, started + self.limits.wall_seconds + waited - now]
         if self.cpus is not None:
             bounds.append(sampled_at + (self.limits.time_seconds - cpu_seconds) / self.cpus - now)
         if self.memory_polled or self.cpus is None:

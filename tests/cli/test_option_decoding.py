@@ -18,7 +18,7 @@ from judge.cli import COMMANDS
 CLI = ROOT / "judge" / "cli"
 DECODERS = {"options.py": "RunOptions", "executor_options.py": "ExecutorChoice"}
 RAW = {"jobs", "scheduler", "cluster_dir", "insecure", "sandbox", "require_sandbox", "containment", "source_limit",
-       "source_limit_kib", "lang", "language", "as_json", "fail_fast"}
+       "source_limit_kib", "lang", "language", "as_json", "fail_fast", "require_containment"}
 NOWHERE = "/nonexistent/judge-test"  # refused before any path is looked at
 
 ARGUMENTS = {

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge import doctor
+from judge.doctor import machine as doctor
 from judge.errors import LanguageTableError, SubmissionError, ToolchainMissing
 from judge.judging.limit_policy import effective_limits
 from judge.languages import toolchains

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from judge import __version__
 from judge.grading.gradebook import Gradebook, format_score
 from judge.grading.results_db import StoredResult
+from judge.reporters.gradebook.conditions import class_runs, weaker_pairs
 from judge.reporters.gradebook.plots import TimePoint, cpu_strip, verdict_bars
 from judge.reporters.html import environment
 from judge.reporters.terminal_text import counted
@@ -78,6 +79,8 @@ def render(gradebook: Gradebook) -> str:
         counts=[(verdict, count) for verdict, count in counts.items() if count],
         gradebook=gradebook,
         rows=[_row(gradebook, student, anchors) for student in gradebook.students],
+        class_runs=class_runs(gradebook),
+        weaker={anchors[pair] for pair in weaker_pairs(gradebook)},
         verdict_plot=verdict_bars(
             [(problem.id, gradebook.verdict_counts(problem.id)) for problem in gradebook.problems]
         ),

@@ -11,6 +11,7 @@ from xml.etree import ElementTree
 
 from judge.inert import xml_text
 from judge.judging.feedback import Shown
+from judge.judging.provenance import flat_provenance
 from judge.verdicts import Verdict
 
 
@@ -25,6 +26,10 @@ def report(seen: Shown, stream: TextIO) -> None:
         failures=str(failures),
         time=f"{sum(case.cpu_seconds for case in result.cases):.3f}",
     )
+    if result.provenance:
+        properties = ElementTree.SubElement(suite, "properties")
+        for name, value in flat_provenance(result.provenance):
+            ElementTree.SubElement(properties, "property", name=name, value=xml_text(value))
     if compile_failed:
         case = ElementTree.SubElement(suite, "testcase", name="compile", classname=xml_text(result.problem_id))
         ElementTree.SubElement(case, "failure", message="CE").text = xml_text(result.compile_message)
@@ -36,6 +41,9 @@ def report(seen: Shown, stream: TextIO) -> None:
             classname=xml_text(result.problem_id),
             time=f"{case_result.cpu_seconds:.3f}",
         )
+        if case_result.timing_note:
+            properties = ElementTree.SubElement(case, "properties")
+            ElementTree.SubElement(properties, "property", name="timing", value=case_result.timing_note)
         if case_result.verdict is not Verdict.AC:
             failure = ElementTree.SubElement(case, "failure", message=case_result.verdict.short)
             failure.text = xml_text(case_result.message)

@@ -112,6 +112,7 @@ class TextView:
         message = case.message.split("\n")[0]
         if message == HIDDEN_NOTICE:
             message, self._hidden_said = (HIDDEN_SHORT if self._hidden_said else message), True
+        message = "; ".join(filter(None, [message, case.timing_note]))
         cells = [
             Cell(for_terminal(case.name)),
             Cell(case.verdict.short, case.verdict.colour),

@@ -7,4 +7,5 @@
 - v2_base.py: on cgroup v2, the group the judge makes its run groups in (and gives back at its exit), or why none.
 - polled.py: the `proc` and `portable` containments, which poll the tree.
 - proctree.py: finding a run's processes through /proc (the `proc` containment).
+- waiting.py: how long a run's tree waited for a CPU (the wall backstop does not count it).
 """

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from judge.runner.containment import cgroups
+from judge.runner.containment import cgroups, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 from judge.runner.limits import MIB
 
@@ -27,6 +27,15 @@ class _CgroupRun:
 
     def sample(self) -> Sample:
         return Sample(self.group.cpu_seconds() - self.before.cpu_seconds, 0)
+
+    def waiting_seconds(self) -> float | None:
+        """v2: the group's CPU pressure (a fresh group per run: all of it is this run's); v1, or v2 without PSI:
+        the run delay of the group's live threads."""
+        if self.group.version == 2:
+            pressure = waiting.group_pressure_seconds(self.group.dirs["cpu"])
+            if pressure is not None:
+                return pressure
+        return waiting.tree_run_delay_seconds(self.group.pids())
 
     def kill(self) -> None:
         self.group.kill_all()

@@ -13,6 +13,8 @@ from judge.runner.containment.polled import PortableContainment, ProcContainment
 from judge.runner.containment.protocol import Containment
 
 CONTAINMENT_NAMES = ("cgroup", "proc", "portable")
+REQUIRABLE = ("cgroup",)
+"""What `--require-containment` may insist on: the mechanism whose limits the kernel enforces on the whole tree."""
 
 
 @functools.cache
@@ -33,8 +35,19 @@ def available_containments() -> tuple[str, ...]:
     return tuple(names)
 
 
-def choose_containment(name: str | None = None) -> Containment:
-    """The containment called `name` (cgroup, proc, portable), or the best this machine has when None."""
+def choose_containment(name: str | None = None, required: str | None = None) -> Containment:
+    """The containment called `name` (cgroup, proc, portable), or the best this machine has when None; with
+    `required` (cgroup), refused unless it is that one: fail closed rather than under weaker limits."""
+    chosen = _containment(name)
+    if required is not None and not chosen.name.startswith(required):
+        raise SandboxUnavailable(
+            f"--require-containment {required}: runs here would be limited by {describe(chosen)}, not a control "
+            f"group; `judge doctor` says why (or drop the option / unset JUDGE_REQUIRE_CONTAINMENT)"
+        )
+    return chosen
+
+
+def _containment(name: str | None) -> Containment:
     available = available_containments()
     chosen = name or available[0]
     if chosen not in available:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import psutil  # imported where used: only the portable mechanism needs it
 
 from judge.errors import JudgeFailure
-from judge.runner.containment import proctree
+from judge.runner.containment import proctree, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 
 
@@ -62,6 +62,11 @@ class _ProcRun(_Polled):
         if self.hit_process_limit:
             self.kill()
         return Sample(cpu, rss)
+
+    def waiting_seconds(self) -> float | None:
+        if self.spawned is None:
+            return None
+        return waiting.tree_run_delay_seconds(self.spawned.members())
 
     def kill(self) -> None:
         if self.spawned is not None:
@@ -151,6 +156,9 @@ class _PortableRun(_Polled):
                 continue
         self.cpu, self.peak = max(self.cpu, cpu), max(self.peak, rss)
         return Sample(cpu, rss)
+
+    def waiting_seconds(self) -> float | None:
+        return None  # psutil has no run delay; the judging runs a wall TLE again instead (judging/case.py)
 
     def kill(self) -> None:
         proctree.stop_then_kill(self._states, self._send("suspend"), self._send("kill"))

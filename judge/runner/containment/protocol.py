@@ -76,6 +76,10 @@ class Run(Protocol):
 
     def sample(self) -> Sample: ...
 
+    def waiting_seconds(self) -> float | None:
+        """Seconds the run's tree has so far spent ready to run but waiting for a CPU (waiting.py); None where
+        this mechanism cannot tell. Asked only when the run reaches its wall limit."""
+
     def kill(self) -> None:
         """SIGKILL every process of the run, including ones forking meanwhile."""
 

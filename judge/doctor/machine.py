@@ -1,4 +1,4 @@
-"""`judge doctor`: what this machine offers the judge, so a teacher knows how far to trust its verdicts."""
+"""The machine's findings for `judge doctor`: its toolchains, memory limiting and sandbox."""
 
 from __future__ import annotations
 
