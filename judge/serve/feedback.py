@@ -10,7 +10,8 @@ reads: one shape for each record, so a new field of a result goes in one place.
 Students get BOJ's policy (judge/judging/feedback.py: hidden tests show their verdict, time, memory and an RE's
 cause, never a byte the program wrote; no server path in a JE), the teacher everything (`full`), the same content
 `judge run --feedback boj|full` prints. The result and the line of a submission that could not be judged both go
-through that policy, here and nowhere else in serve/.
+through that policy, here and nowhere else in serve/. A student's document also leaves out the result's provenance
+(the server's name, its load and settings: the teacher's to read, not a student's); the teacher's page shows it.
 """
 
 from __future__ import annotations
@@ -57,8 +58,7 @@ def submission_status(submission: StoredSubmission, *, teacher: bool) -> dict[st
 def submission_document(submission: StoredSubmission, *, teacher: bool) -> dict[str, Any]:
     """The API's view of one submission: its status, and its result as the caller's policy shows it."""
     result, reader = submission.result, policy(teacher=teacher)
-    return {
-        **submission_status(submission, teacher=teacher),
-        "feedback": reader,
-        "result": shown(result, reader).result.to_dict() if result is not None else None,
-    }
+    document = shown(result, reader).result.to_dict() if result is not None else None
+    if document is not None and not teacher:
+        document["provenance"] = {}
+    return {**submission_status(submission, teacher=teacher), "feedback": reader, "result": document}

@@ -136,7 +136,7 @@ def wait_until_judged(store: Store, count: int, timeout: float = 120.0) -> None:
 
 
 def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str = "", diff: str = "",
-           compile_message: str = "") -> None:
+           compile_message: str = "", provenance: dict[str, object] | None = None) -> None:
     """Give a stored submission a result as the judging process would (a claim, then `finish`), with a test row
     per verdict: the sample carries `message` and `diff`, the hidden test the same verdict."""
     (claimed,) = store.claim([submission_id], "test-claim")
@@ -146,7 +146,8 @@ def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str =
                    is_sample=name.startswith("sample"), diff=diff) for name in ("sample1", "2"))
     result = SubmissionResult(problem_id=row.problem_id, submission=row.file_name, language="Python 3",
                               limits=Limits(5, 11, 544, 1), isolation="bwrap", memory_enforcement="cgroup",
-                              verdict=verdict, cases=cases, compile_message=compile_message)
+                              verdict=verdict, cases=cases, compile_message=compile_message,
+                              provenance=provenance or {})
     outcome = SubmissionOutcome(verdict=verdict, tests_passed=result.passed, result=result, error="", worker="test")
     assert store.finish(submission_id, claimed.token, outcome)
 

@@ -86,6 +86,26 @@ def test_a_submission_is_its_status_and_its_shown_results_own_dictionary(client:
     assert shown(result, STUDENT).result.cases[1].diff == ""  # so the student's document above had none
 
 
+def test_what_a_result_was_measured_under_is_the_teachers_to_read(client: TestClient, context: ServeContext) -> None:
+    """The provenance names the server and its load (issue 43): the teacher's document and page show it, a
+    student's show none of it."""
+    submission_id = _post(client, KIM).json()["id"]
+    measured = {"containment": "cgroup", "memory": "cgroup v2", "sandbox": "bwrap", "workers": 2,
+                "pinning": "core 1", "load_average": 0.5, "judge_version": "9.9", "toolchain": "Python 3.11.2",
+                "host": {"machine": "lab-server-7"}}
+    judged(context.store, submission_id, Verdict.AC, provenance=measured)
+    teacher = ("teacher", "teacher-secret")
+    assert client.get(f"/api/submissions/{submission_id}", auth=teacher).json()["result"]["provenance"] == measured
+    assert client.get(f"/api/submissions/{submission_id}", auth=KIM).json()["result"]["provenance"] == {}
+    _sign_in(client, "kim", "kim-password")
+    student_page = client.get(f"/submissions/{submission_id}").text
+    assert "lab-server-7" not in student_page and "measured under" not in student_page
+    client.cookies.clear()
+    _sign_in(client, "teacher", "teacher-secret")
+    teacher_page = client.get(f"/submissions/{submission_id}").text
+    assert "measured under: cgroup containment" in teacher_page and "lab-server-7" in teacher_page
+
+
 def test_every_student_route_refuses_another_students_submission(client: TestClient) -> None:
     submission_id = _post(client, KIM).json()["id"]
     _sign_in(client, *LEE)
