@@ -63,8 +63,8 @@ def test_a_submission_is_stored_before_201_and_only_its_student_sees_it(client: 
     assert client.get(f"/api/submissions/{submission_id}", auth=("teacher", "teacher-secret")).status_code == 200
 
 
-STATUS = {"id", "student", "problem", "language", "language_name", "file_name", "submitted_at", "judged_at", "status", "progress",
-          "verdict", "verdict_name", "error"}
+STATUS = {"id", "student", "problem", "language", "language_name", "file_name", "submitted_at", "judged_at",
+          "status", "progress", "verdict", "verdict_name", "error"}
 
 
 def test_a_submission_is_its_status_and_its_shown_results_own_dictionary(client: TestClient,
