@@ -3,17 +3,20 @@ the batch executors `judge grade` uses (a local pool of `-j N` workers, or a Das
 under its claim. It shares nothing with the web server but the database, so judging never runs, blocks or crashes
 in the server's process.
 
-A new judging process first releases every claim (the submissions an earlier one held go back in the queue), then
-takes at most `executor.capacity` at a time. It watches its parent: once the server is gone (even by SIGKILL) it
-exits, and the local pool's workers, which watch it in turn, kill the submissions' processes and exit, so nothing
-is left running. The problems are read again when the teacher asks for it or for a rejudge (a new
-`problems_epoch`).
+A new judging process first releases every claim (the submissions an earlier one held go back in the queue). It
+then claims a submission only for a free worker (at most `executor.workers` in flight) and waits for a result at
+most IDLE_POLL_SECONDS before looking at the queue again: a submission that arrives while a worker is free starts
+at once, whatever the others are running, so a slow one (an endless loop) holds one worker and never the queue.
+Claiming no more than the workers can run also keeps the fair order fair: nothing waits in the pool that a later
+student's first submission should have gone before.
+
+It watches its parent: once the server is gone (even by SIGKILL) it exits, and the local pool's workers, which
+watch it in turn, kill the submissions' processes and exit, so nothing is left running. The problems are read
+again when the teacher asks for it or for a rejudge (a new `problems_epoch`). A rejudge voids the claim of a run
+still going (store.py): that run keeps its worker until it ends, and its result is not stored.
 
 On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
 writes into the database (progress.py), since a worker on another machine has no database to write.
-
-A submission that arrives while every claimed one is still being judged is claimed when the first of them
-finishes (an executor has no way to wait for "a result or new work").
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredPro
 from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
+"""How long a free worker may wait for a submission that has just arrived (the queue is looked at this often)."""
 PARENT_CHECK_SECONDS = 0.2
 
 
@@ -97,7 +101,7 @@ def _judge_forever(
     in_flight: dict[int, tuple[Claimed, SubmissionTask]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
-        free = executor.capacity - len(in_flight)
+        free = executor.workers - len(in_flight)
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
@@ -122,9 +126,10 @@ def _judge_forever(
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
-        finished = executor.next_finished()
-        claimed, _ = in_flight.pop(id(finished.task))
-        store.finish(claimed.submission.id, claimed.token, finished.outcome)
+        finished = executor.wait_finished(IDLE_POLL_SECONDS)
+        if finished is not None:
+            claimed, _ = in_flight.pop(id(finished.task))
+            store.finish(claimed.submission.id, claimed.token, finished.outcome)
 
 
 def _task(
