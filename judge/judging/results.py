@@ -42,7 +42,9 @@ class SubmissionHeader:
     limits_note: str
     tests: tuple[str, ...]
 
-    def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
+    def result(
+        self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "", not_run: Sequence[str] = ()
+    ) -> SubmissionResult:
         return SubmissionResult(
             problem_id=self.problem_id,
             submission=self.submission,
@@ -54,6 +56,7 @@ class SubmissionHeader:
             verdict=verdict,
             cases=tuple(cases),
             compile_message=compile_message,
+            not_run=tuple(not_run),
         )
 
 
@@ -95,6 +98,9 @@ class SubmissionResult:
     score: float | None = None
     max_score: float | None = None
     """A scored problem's score (judge/problems/scoring.py) and the most it can be; None for pass-fail problems."""
+    not_run: tuple[str, ...] = ()
+    """The tests after a `fail_fast` stop, in order: never run (`cases` holds the ones judged). Empty when every
+    test ran, for a CE, and on a scored problem, which never stops early."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
@@ -106,7 +112,7 @@ class SubmissionResult:
             isolation=self.isolation,
             memory_enforcement=self.memory_enforcement,
             limits_note=self.limits_note,
-            tests=tuple(case.name for case in self.cases),
+            tests=(*(case.name for case in self.cases), *self.not_run),
         )
 
     @property
@@ -143,5 +149,6 @@ class SubmissionResult:
                 "verdict": Verdict.from_short(data["verdict"]),
                 "cases": cases,
                 "hints": tuple(data.get("hints", ())),
+                "not_run": tuple(data.get("not_run", ())),
             }
         )

@@ -10,6 +10,11 @@ at once, whatever the others are running, so a slow one (an endless loop) holds 
 Claiming no more than the workers can run also keeps the fair order fair: nothing waits in the pool that a later
 student's first submission should have gone before.
 
+Submissions are judged in BOJ's order: on a pass/fail problem the judging stops at the first test that is not
+accepted (`fail_fast`); the result's `cases` are the tests judged and its `not_run` the names of the tests after
+the stop, in order, so a page can show those rows as not run. A scored problem runs every test (only a group that
+breaks skips its own later tests, as `judge run` does). `judge run` and `judge grade` keep their own defaults.
+
 It watches its parent: once the server is gone (even by SIGKILL) it exits, and the local pool's workers, which
 watch it in turn, kill the submissions' processes and exit, so nothing is left running. The problems are read
 again when the teacher asks for it or for a rejudge (a new `problems_epoch`). A rejudge voids the claim of a run
@@ -89,10 +94,11 @@ def judging_main(config: JudgingConfig) -> None:
     judging_process = uuid.uuid4().hex
     store.release_claims()
     problems = _Problems(config.problems_dir)
+    options = dataclasses.replace(config.options, fail_fast=True)  # BOJ's order (the module's docstring)
     with open_executor(config.executor) as executor:
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
-        _judge_forever(store, judging_process, problems, executor, config.options)
+        _judge_forever(store, judging_process, problems, executor, options)
 
 
 def _judge_forever(

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+from conftest import write_problem
 from serve_fixtures import AC_SOURCE, STUDENTS, running_server
 
 from judge.serve.store import Store, StoredSubmission
@@ -73,3 +75,29 @@ def test_a_correct_submission_is_not_held_behind_another_students_endless_loop(t
 
         last = _until(store, "judged the endless loop", lambda rows: rows[loop].status == "done")
         assert last[loop].verdict is Verdict.TLE
+        result = _document(server.url, kim, loop)["result"]
+        assert [case["name"] for case in result["cases"]] == ["sample1"] and result["not_run"] == ["2"]
+
+
+def test_a_pass_fail_problem_stops_at_the_first_failure_and_a_scored_one_runs_every_test(tmp_path: Path) -> None:
+    problems = tmp_path / "problems"
+    tests = {"sample1": ("1 2\n", "3\n"), "2": ("5 7\n", "12\n"), "3": ("2 2\n", "4\n"), "4": ("3 3\n", "6\n"),
+             "5": ("4 1\n", "5\n")}
+    write_problem(problems / "sum", tests, id="sum", title="A+B")
+    shutil.copytree(EVENS, problems / "evens")
+    wrong_on_equal = "a, b = map(int, input().split())\nprint(a + b if a != b else 0)\n"
+    partly_right = (EVENS / "submissions" / "partially_accepted" / "small_only.py").read_text(encoding="utf-8")
+    kim = STUDENTS[0]
+    with running_server(tmp_path, "-j", "2") as server:
+        stopped = _submit(server.url, kim, "sum", wrong_on_equal)
+        scored = _submit(server.url, kim, "evens", partly_right)
+        _until(Store(server.data), "judged both", lambda rows: all(row.status == "done" for row in rows.values()))
+        stopped_result = _document(server.url, kim, stopped)["result"]
+        scored_result = _document(server.url, kim, scored)["result"]
+
+    assert stopped_result["verdict"] == "WA"
+    assert [case["name"] for case in stopped_result["cases"]] == ["sample1", "2", "3"]  # test 3 is the first WA
+    assert stopped_result["not_run"] == ["4", "5"]
+    assert len(scored_result["cases"]) == 6 and scored_result["not_run"] == []  # the sample and 5 secret tests
+    assert any(case["verdict"] != "AC" for case in scored_result["cases"][:-1])  # it went on past a failure
+    assert scored_result["score"] is not None
