@@ -4,11 +4,11 @@ under its claim. It shares nothing with the web server but the database, so judg
 in the server's process.
 
 A new judging process first releases every claim (the submissions an earlier one held go back in the queue). It
-then claims a submission only for a free worker (at most `executor.workers` in flight) and waits for a result at
-most IDLE_POLL_SECONDS before looking at the queue again: a submission that arrives while a worker is free starts
-at once, whatever the others are running, so a slow one (an endless loop) holds one worker and never the queue.
-Claiming no more than the workers can run also keeps the fair order fair: nothing waits in the pool that a later
-student's first submission should have gone before.
+then claims a submission only for a free worker (at most `executor.workers` in flight) and, while a worker is
+free, waits for a result at most IDLE_POLL_SECONDS before looking at the queue again: a submission that arrives
+while a worker is free starts at once, whatever the others are running, so a slow one (an endless loop) holds one
+worker and never the queue. Claiming no more than the workers can run also keeps the fair order fair: nothing
+waits in the pool that a later student's first submission should have gone before.
 
 Submissions are judged in BOJ's order: on a pass/fail problem the judging stops at the first test that is not
 accepted (`fail_fast`); the result's `cases` are the tests judged and its `not_run` the names of the tests after
@@ -51,6 +51,9 @@ from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
 """How long a free worker may wait for a submission that has just arrived (the queue is looked at this often)."""
+BUSY_WAIT_SECONDS = 1.0
+"""With every worker busy there is nothing to claim: the wait for a result (which ends it at once) looks at the
+queue less often then, leaving the database and the CPU to the judging and the pages."""
 PARENT_CHECK_SECONDS = 0.2
 
 
@@ -107,7 +110,8 @@ def _judge_forever(
     in_flight: dict[int, tuple[Claimed, SubmissionTask]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
-        free = executor.workers - len(in_flight)
+        workers = executor.workers
+        free = workers - len(in_flight)
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
@@ -132,7 +136,7 @@ def _judge_forever(
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
-        finished = executor.wait_finished(IDLE_POLL_SECONDS)
+        finished = executor.wait_finished(BUSY_WAIT_SECONDS if len(in_flight) >= workers else IDLE_POLL_SECONDS)
         if finished is not None:
             claimed, _ = in_flight.pop(id(finished.task))
             store.finish(claimed.submission.id, claimed.token, finished.outcome)
