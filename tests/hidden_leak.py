@@ -66,7 +66,7 @@ def check(*, input, output, answer):
     mode = input.split()[0]
     if mode == b"quoted":
         return CheckResult(Verdict.AC, "you printed " + output.decode())
-    if mode == b"checker":
+    if mode == b"checker" and output.split() != answer.split():  # a right answer passes, so BOJ's order goes on
         raise ValueError("cannot read " + output.decode())
     return accepted() if output.split() == answer.split() else wrong("got " + output.decode())
 """

@@ -58,7 +58,9 @@ class SubmissionHeader:
     tests: tuple[str, ...]
     provenance: dict[str, Any] = field(default_factory=dict)
 
-    def result(self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "") -> SubmissionResult:
+    def result(
+        self, verdict: Verdict, cases: Sequence[CaseResult] = (), compile_message: str = "", not_run: Sequence[str] = ()
+    ) -> SubmissionResult:
         return SubmissionResult(
             problem_id=self.problem_id,
             submission=self.submission,
@@ -71,6 +73,7 @@ class SubmissionHeader:
             cases=tuple(cases),
             compile_message=compile_message,
             provenance=self.provenance,
+            not_run=tuple(not_run),
         )
 
 
@@ -115,6 +118,9 @@ class SubmissionResult:
     provenance: dict[str, Any] = field(default_factory=dict)
     """What its times were measured under (judging/provenance.py): containment, sandbox, the host's timing
     conditions at the start, the judge's and the toolchain's versions. Empty in a record from an older judge."""
+    not_run: tuple[str, ...] = ()
+    """The tests after a `fail_fast` stop, in order: never run (`cases` holds the ones judged). Empty when every
+    test ran, for a CE, and on a scored problem, which never stops early."""
 
     def header(self) -> SubmissionHeader:
         """The header a live view would have printed before the first test."""
@@ -126,7 +132,7 @@ class SubmissionResult:
             isolation=self.isolation,
             memory_enforcement=self.memory_enforcement,
             limits_note=self.limits_note,
-            tests=tuple(case.name for case in self.cases),
+            tests=(*(case.name for case in self.cases), *self.not_run),
             provenance=self.provenance,
         )
 
@@ -169,5 +175,6 @@ class SubmissionResult:
                 "verdict": Verdict.from_short(data["verdict"]),
                 "cases": cases,
                 "hints": tuple(data.get("hints", ())),
+                "not_run": tuple(data.get("not_run", ())),
             }
         )

@@ -140,8 +140,9 @@ class _Silent:
 def _judge_tests(
     setup: JudgingSetup, header: SubmissionHeader, options: RunOptions, listener: CaseListener
 ) -> SubmissionResult:
-    """Compile, then every test in order; with `fail_fast`, up to the first that is not AC (not for a scored
-    problem, where a failure does not decide the score: there only a group that breaks skips its later tests)."""
+    """Compile, then every test in order; with `fail_fast`, up to the first that is not AC, the later ones named in
+    the result's `not_run` (not for a scored problem, where a failure does not decide the score: there only a group
+    that breaks skips its later tests)."""
     listener.started(header)
     scoring = setup.problem.scoring
     with tests_started(setup) as started:  # the launcher starts while the program compiles
@@ -150,7 +151,9 @@ def _judge_tests(
             return _scored(setup, header.result(Verdict.CE, compile_message=compiled.message))
         listener.compiled(compiled.message)
         cases: list[CaseResult] = []
-        for test in setup.problem.tests:
+        not_run: list[str] = []
+        tests = setup.problem.tests
+        for number, test in enumerate(tests, start=1):
             if scoring is not None and test.name in scoring.skipped_by_break(
                 {case.name: case.verdict for case in cases}
             ):
@@ -158,8 +161,9 @@ def _judge_tests(
             cases.append(judge_case(started, test))
             listener.judged(cases[-1])
             if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
+                not_run = [later.name for later in tests[number:]]
                 break
-    return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message))
+    return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message, not_run))
 
 
 def _scored(setup: JudgingSetup, result: SubmissionResult) -> SubmissionResult:

@@ -3,17 +3,25 @@ the batch executors `judge grade` uses (a local pool of `-j N` workers, or a Das
 under its claim. It shares nothing with the web server but the database, so judging never runs, blocks or crashes
 in the server's process.
 
-A new judging process first releases every claim (the submissions an earlier one held go back in the queue), then
-takes at most `executor.capacity` at a time. It watches its parent: once the server is gone (even by SIGKILL) it
-exits, and the local pool's workers, which watch it in turn, kill the submissions' processes and exit, so nothing
-is left running. The problems are read again when the teacher asks for it or for a rejudge (a new
-`problems_epoch`).
+A new judging process first releases every claim (the submissions an earlier one held go back in the queue). It
+then claims a submission only for a free worker (at most `executor.workers` in flight) and, while a worker is
+free, waits for a result at most IDLE_POLL_SECONDS before looking at the queue again: a submission that arrives
+while a worker is free starts at once, whatever the others are running, so a slow one (an endless loop) holds one
+worker and never the queue. Claiming no more than the workers can run also keeps the fair order fair: nothing
+waits in the pool that a later student's first submission should have gone before.
+
+Submissions are judged in BOJ's order: on a pass/fail problem the judging stops at the first test that is not
+accepted (`fail_fast`); the result's `cases` are the tests judged and its `not_run` the names of the tests after
+the stop, in order, so a page can show those rows as not run. A scored problem runs every test (only a group that
+breaks skips its own later tests, as `judge run` does). `judge run` and `judge grade` keep their own defaults.
+
+It watches its parent: once the server is gone (even by SIGKILL) it exits, and the local pool's workers, which
+watch it in turn, kill the submissions' processes and exit, so nothing is left running. The problems are read
+again when the teacher asks for it or for a rejudge (a new `problems_epoch`). A rejudge voids the claim of a run
+still going (store.py): that run keeps its worker until it ends, and its result is not stored.
 
 On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
 writes into the database (progress.py), since a worker on another machine has no database to write.
-
-A submission that arrives while every claimed one is still being judged is claimed when the first of them
-finishes (an executor has no way to wait for "a result or new work").
 """
 
 from __future__ import annotations
@@ -42,6 +50,10 @@ from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredPro
 from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
 IDLE_POLL_SECONDS = 0.05
+"""How long a free worker may wait for a submission that has just arrived (the queue is looked at this often)."""
+BUSY_WAIT_SECONDS = 1.0
+"""With every worker busy there is nothing to claim: the wait for a result (which ends it at once) looks at the
+queue less often then, leaving the database and the CPU to the judging and the pages."""
 PARENT_CHECK_SECONDS = 0.2
 
 
@@ -85,10 +97,11 @@ def judging_main(config: JudgingConfig) -> None:
     judging_process = uuid.uuid4().hex
     store.release_claims()
     problems = _Problems(config.problems_dir)
+    options = dataclasses.replace(config.options, fail_fast=True)  # BOJ's order (the module's docstring)
     with open_executor(config.executor) as executor:
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
-        _judge_forever(store, judging_process, problems, executor, config.options)
+        _judge_forever(store, judging_process, problems, executor, options)
 
 
 def _judge_forever(
@@ -97,7 +110,8 @@ def _judge_forever(
     in_flight: dict[int, tuple[Claimed, SubmissionTask]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
-        free = executor.capacity - len(in_flight)
+        workers = executor.workers
+        free = workers - len(in_flight)
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
@@ -122,9 +136,10 @@ def _judge_forever(
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
-        finished = executor.next_finished()
-        claimed, _ = in_flight.pop(id(finished.task))
-        store.finish(claimed.submission.id, claimed.token, finished.outcome)
+        finished = executor.wait_finished(BUSY_WAIT_SECONDS if len(in_flight) >= workers else IDLE_POLL_SECONDS)
+        if finished is not None:
+            claimed, _ = in_flight.pop(id(finished.task))
+            store.finish(claimed.submission.id, claimed.token, finished.outcome)
 
 
 def _task(

@@ -67,7 +67,8 @@ CREATE TABLE IF NOT EXISTS submissions (
     progress       TEXT,                   -- while judged: "compiling", "test k of n" (progress.py)
     verdict        TEXT,                   -- Verdict.short once done
     tests_passed   INTEGER,
-    result_json    TEXT,                   -- SubmissionResult.to_dict() (full feedback); NULL when not judged
+    result_json    TEXT,                   -- SubmissionResult.to_dict() (full feedback); NULL when not judged;
+                                           -- its not_run: the tests after a fail-fast stop
     error          TEXT,                   -- why it could not be judged (JE), else empty
     worker         TEXT,
     judge_version  TEXT,

@@ -82,7 +82,7 @@ def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_rel
         assert kim.inner_text("#tests").count("AC") == 2  # type: ignore[attr-defined]
         assert kim.inner_text("#summary").strip() == "2/2 tests passed"  # type: ignore[attr-defined]
         lee_rows = lee.inner_text("#tests")  # type: ignore[attr-defined]
-        assert "expected '3', got '0'" in lee_rows and "hidden test: verdict only" in lee_rows
+        assert "expected '3', got '0'" in lee_rows  # the sample's WA, where BOJ's order stops (issue 41)
         assert HOSTILE_CODE.split("\n")[0].replace("\x1b", "\\x1b") in lee.inner_text("#source")  # type: ignore[attr-defined]
         assert HOSTILE_NAME in board.inner_text("#scoreboard")  # type: ignore[attr-defined]
         for page in (kim, lee, board):

@@ -47,18 +47,25 @@ def _without_timings(text: str) -> str:
 def test_judge_submit_prints_judge_runs_rows_and_exits_as_judge_run(tmp_path: Path) -> None:
     (tmp_path / "ac.py").write_text(AC_SOURCE, encoding="utf-8")
     (tmp_path / "wa.py").write_text(WA_SOURCE, encoding="utf-8")
+    (tmp_path / "hidden_wa.py").write_text("print(3)\n", encoding="utf-8")  # right on the sample only
     with running_server(tmp_path, "-j", "2") as server:
         accepted = _submit_cli(server.url, "sum", tmp_path / "ac.py", STUDENTS[0])
         wrong = _submit_cli(server.url, "sum", tmp_path / "wa.py", STUDENTS[1])
+        wrong_on_hidden = _submit_cli(server.url, "sum", tmp_path / "hidden_wa.py", STUDENTS[0])
         unknown = _submit_cli(server.url, "nope", tmp_path / "ac.py", STUDENTS[1])
         bad_password = judge_cli("submit", server.url, "sum", tmp_path / "ac.py", "--user", "kim", "--password", "x")
-    run = judge_cli("run", tmp_path / "problems" / "sum", "wa.py", cwd=tmp_path)
+    run = judge_cli("run", tmp_path / "problems" / "sum", "wa.py", "--fail-fast", cwd=tmp_path)  # BOJ's order
+    run_hidden = judge_cli("run", tmp_path / "problems" / "sum", "hidden_wa.py", "--fail-fast", "--feedback", "boj",
+                           cwd=tmp_path)
 
     assert accepted.returncode == 0, accepted.stderr
     assert "result: AC" in accepted.stdout and "2/2 tests passed" in accepted.stdout
     assert wrong.returncode == 1, wrong.stderr
     assert run.returncode == 1 and _without_timings(wrong.stdout) == _without_timings(run.stdout)
-    assert "hidden test: verdict only" in wrong.stdout and "+0" in wrong.stdout  # BOJ's policy: the sample's diff
+    assert "stopped at test 1 of 2: 0 passed, 1 not run" in wrong.stdout
+    assert "+0" in wrong.stdout  # BOJ's policy: the sample's diff
+    assert wrong_on_hidden.returncode == 1 and "hidden test: verdict only" in wrong_on_hidden.stdout
+    assert _without_timings(wrong_on_hidden.stdout) == _without_timings(run_hidden.stdout)
     assert_usage_error(unknown, "404", "no problem 'nope'")
     assert_usage_error(bad_password, "401", "wrong id or password")
 

@@ -6,12 +6,15 @@ An executor accepts tasks and hands back each one's outcome as it finishes, in w
         for task in tasks[: executor.capacity]:
             executor.submit(task)
         finished = executor.next_finished()      # blocks; Finished(task, outcome)
+        finished = executor.wait_finished(0.05)  # or None when none finished within 0.05 s
 
 `capacity` is how many tasks are worth having submitted at once (enough to keep every worker busy); the session
 keeps no more than that in flight, so an interruption loses at most that many pairs and a cluster's scheduler
-does not hold the whole class's problem data at once. A task whose worker was lost comes back as a JE outcome
-(after the executor's own retries), never as an exception. Leaving the `with` block because of an exception
-(Ctrl-C, SIGTERM) cancels what is still running and stops the workers it started.
+does not hold the whole class's problem data at once. `workers` is how many run at once: `judge serve` submits no
+more than that and waits with a timeout, looking for new work in between, so a worker that frees up takes the
+submission that is first in the fair order at that moment, not one handed over earlier. A task whose worker was
+lost comes back as a JE outcome (after the executor's own retries), never as an exception. Leaving the `with`
+block because of an exception (Ctrl-C, SIGTERM) cancels what is still running and stops the workers it started.
 """
 
 from __future__ import annotations
@@ -37,9 +40,18 @@ class Executor(Protocol):
     @property
     def capacity(self) -> int: ...
 
+    @property
+    def workers(self) -> int: ...
+
     def submit(self, task: SubmissionTask) -> None: ...
 
-    def next_finished(self) -> Finished: ...
+    def next_finished(self) -> Finished:
+        """The next task to finish (blocks until one does)."""
+        ...
+
+    def wait_finished(self, timeout: float) -> Finished | None:
+        """The next task to finish, or None when none finishes within `timeout` seconds (or none was submitted)."""
+        ...
 
     def __enter__(self) -> Executor: ...
 

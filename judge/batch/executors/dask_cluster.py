@@ -12,6 +12,7 @@ back as JE. `distributed` is imported only here, so local grading works without 
 
 from __future__ import annotations
 
+import queue
 import uuid
 from collections.abc import Callable
 from types import TracebackType
@@ -34,7 +35,7 @@ class DaskExecutor:
 
     def __init__(self, target: SchedulerTarget) -> None:
         try:
-            from distributed import Client, as_completed
+            from distributed import Client
         except ImportError:
             raise JudgeError("--scheduler needs Dask: pip install 'judge[dask]'") from None
         security = target.files.security() if target.files is not None else None
@@ -44,13 +45,17 @@ class DaskExecutor:
             raise JudgeError(
                 f"--scheduler {target.address}: cannot reach a Dask scheduler there ({' '.join(str(error).split())})"
             ) from None
-        self._finished = as_completed(loop=self._client.loop)
         self._running: dict[Future[SubmissionOutcome], SubmissionTask] = {}
+        self._done: queue.SimpleQueue[Future[SubmissionOutcome]] = queue.SimpleQueue()
+        """Futures in the order they finished, put there by their done callbacks (on a thread of Dask's)."""
 
     @property
     def capacity(self) -> int:
-        threads = sum(self._client.nthreads().values())
-        return 2 * max(threads, 1)
+        return 2 * self.workers
+
+    @property
+    def workers(self) -> int:
+        return max(sum(self._client.nthreads().values()), 1)
 
     def submit(self, task: SubmissionTask) -> None:
         owner, problem_id = task.pair
@@ -62,10 +67,18 @@ class DaskExecutor:
             retries=RETRIES,
         )
         self._running[future] = task
-        self._finished.add(future)
+        future.add_done_callback(self._done.put)
 
     def next_finished(self) -> Finished:
-        future = next(self._finished)
+        return self._outcome(self._done.get())
+
+    def wait_finished(self, timeout: float) -> Finished | None:
+        try:
+            return self._outcome(self._done.get(timeout=timeout))
+        except queue.Empty:
+            return None
+
+    def _outcome(self, future: Future[SubmissionOutcome]) -> Finished:
         task = self._running.pop(future)
         if future.status == "finished":
             return Finished(task, future.result())

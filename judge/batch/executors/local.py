@@ -86,11 +86,32 @@ class LocalExecutor:
             future = self._pool.submit(run_task, task)
         self._running[future] = task
 
+    @property
+    def workers(self) -> int:
+        return self._jobs
+
     def next_finished(self) -> Finished:
+        finished = self._finished(None)
+        if finished is None:
+            raise RuntimeError("next_finished() with no task submitted")
+        return finished
+
+    def wait_finished(self, timeout: float) -> Finished | None:
+        return self._finished(timeout)
+
+    def _finished(self, timeout: float | None) -> Finished | None:
+        """The next task to finish within `timeout` seconds (None: however long it takes), else None. A task of a
+        broken pool becomes a suspect and the wait goes on."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             if not self._running:
                 self._start_waiting()
-            done, _ = wait(self._running, return_when=FIRST_COMPLETED)
+                if not self._running:
+                    return None
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            done, _ = wait(self._running, timeout=left, return_when=FIRST_COMPLETED)
+            if not done:
+                return None
             future = next(iter(done))
             task = self._running.pop(future)
             alone = task is self._alone
