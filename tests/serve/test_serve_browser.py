@@ -35,12 +35,12 @@ def _watched(context: object, errors: list[str]) -> object:
     return page
 
 
-def _sign_in(page: object, url: str, user: str, password: str) -> None:
+def _sign_in(page: object, url: str, user: str, password: str, home: str = "") -> None:
     page.goto(url + "login")  # type: ignore[attr-defined]
     page.fill("#id", user)  # type: ignore[attr-defined]
     page.fill("#password", password)  # type: ignore[attr-defined]
     page.click("#sign-in")  # type: ignore[attr-defined]
-    page.wait_for_url(url)  # type: ignore[attr-defined]
+    page.wait_for_url(url + home)  # type: ignore[attr-defined]
 
 
 def _submit(page: object, url: str, code: str) -> None:
@@ -94,3 +94,36 @@ def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_rel
         assert errors == []
         opened = lee.goto(kim.url.replace("problems/sum", "submissions/1"))  # type: ignore[attr-defined]
         assert opened.status == 404 and "print(a + b)" not in lee.content()  # type: ignore[attr-defined]
+
+
+def test_a_lab_session_one_students_endless_loop_holds_no_one_elses_verdict(browser: object, tmp_path: Path) -> None:
+    """Issue 41's lab session in the browser, with `-j 2`: Kim pastes an endless loop, then Lee a correct answer
+    while it runs, and the teacher watches. Counted, not timed: when Lee's page shows AC, Kim's loop is still
+    being judged, and the teacher's page lists both."""
+    from judge.serve.roster import TEACHER_SECRET_FILE  # noqa: PLC0415
+    from judge.serve.store import Store  # noqa: PLC0415
+
+    write_roster(tmp_path / "roster.csv")
+    errors: list[str] = []
+    with running_server(tmp_path, "-j", "2") as server:
+        store = Store(server.data)
+        contexts = [browser.new_context() for _ in range(3)]  # type: ignore[attr-defined]
+        kim, lee, teacher = (_watched(context, errors) for context in contexts)
+        _sign_in(kim, server.url, "kim", "kim-password")
+        _sign_in(lee, server.url, "lee", "lee-password")
+        _sign_in(teacher, server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip(), "teacher")
+
+        _submit(kim, server.url, "while True:\n    pass\n")
+        expect = playwright_api.expect
+        expect(kim.locator("#status")).to_have_text(re.compile("^judging"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
+        _submit(lee, server.url, AC_SOURCE)
+        expect(lee.locator("#status")).to_have_text(re.compile("^AC"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
+        loop, correct = (next(row for row in store.submissions() if row.student == who) for who in ("kim", "lee"))
+        assert correct.status == "done" and loop.status == "judging", (correct, loop)
+
+        teacher.reload()  # type: ignore[attr-defined]
+        listed = teacher.inner_text("main")  # type: ignore[attr-defined]
+        assert "kim (Kim Minji)" in listed and "lee (Lee Jun)" in listed, listed
+        expect(kim.locator("#status")).to_have_text(re.compile("^TLE"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
+        assert "not run" in kim.inner_text("#tests")  # type: ignore[attr-defined]  # BOJ's order: stopped at the first
+        assert errors == []
