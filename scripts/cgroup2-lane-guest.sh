@@ -7,6 +7,10 @@
 #    doctor, then the layout, warm-box and hostile suites, every report required to say `cgroup v2`;
 # 2. an ordinary user in a login session of its own (its systemd user manager delegates memory, pids and cpu, as
 #    Debian 12's does): judge doctor, then the hostile suite's bombs, again `cgroup v2` required.
+# With LANE_BOOT=no-systemd (started by the VM tool's own boot, PID 1 a shell, as a container's entrypoint, WSL or
+# OpenRC leave it; issue 44): root in a group shared with another process (judge doctor, the layouts that share a
+# group, the bombs), then the Containerfile's root file system (LANE_IMAGE, scripts/image-rootfs.sh) started as a
+# container runtime starts it, the judge its entrypoint.
 REPO=$1 VENV=$2 OUT=$3
 exec > "$OUT/lane.out" 2>&1
 trap 'echo $? > "$OUT/lane.rc"' EXIT
@@ -20,6 +24,8 @@ PYBIN=$(dirname "$(readlink -f "$VENV/bin/python")")
 BOMBS="(fork_bomb or thread_bomb or daemon or memory_huge) and not proc"
 ROOT_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_warm_box.py tests/runner/test_hostile.py -k 'layouts or warm_box or ($BOMBS)'"}
 USER_SUITES=${LANE_USER_SUITES:-"-m 'not slow' tests/runner/test_hostile.py -k '$BOMBS'"}
+# Without systemd, only what differs there: the layouts that share a group, and the bombs and memory as root.
+NO_SYSTEMD_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_hostile.py -k 'sharing or systemd or ((fork_bomb or memory_huge) and not proc)'"}
 ENVIRONMENT="PATH=$PYBIN:/usr/bin:/bin PYTHONPATH=$REPO PYTHONDONTWRITEBYTECODE=1 JUDGE_EXPECT_CONTAINMENT='cgroup v2' JUDGE_TEST_TIME_SCALE=${LANE_TIME_SCALE:-1}"
 status=0
 
@@ -31,6 +37,82 @@ check() {  # check WHAT COMMAND: run it, remember a failure
     in_session "$1" "$2" || { echo "cgroup2-lane: FAILED ($1): $2"; status=1; }
 }
 
+memory_finding() {  # judge doctor's memory row, from its output on stdin
+    sed -n '/^ memory/,/^ containment/p' | sed '$d'
+}
+no_systemd_boot() {  # root in a shared group, then the image (see the header)
+    local env="PATH=$PYBIN:/usr/bin:/bin PYTHONPATH=$REPO PYTHONDONTWRITEBYTECODE=1"
+    local shared=/sys/fs/cgroup/lane-shared
+    step "guest: $(uname -r), PID 1 $(cat /proc/1/comm), no systemd; root in $shared with another process"
+    chmod 755 /root  # the ordinary user of the layouts reaches the venv under /root
+    mkdir "$shared" && echo $$ > "$shared/cgroup.procs"
+    sleep 86400 & local other=$!
+    (cd "$REPO" && env $env "$VENV/bin/python" -m judge doctor > /tmp/doctor.root 2>&1)
+    memory_finding < /tmp/doctor.root
+    grep -A1 '^ memory' /tmp/doctor.root | grep -q ' ok .*cgroup v2' || { echo "cgroup2-lane: FAILED: doctor"; status=1; }
+    echo "the other process is now in $(cut -d: -f3 "/proc/$other/cgroup")"
+    step "root in that group: pytest $NO_SYSTEMD_SUITES"
+    (cd "$REPO" && eval "env $ENVIRONMENT $VENV/bin/python -m pytest -q -p no:cacheprovider -rs $NO_SYSTEMD_SUITES") \
+        || { echo "cgroup2-lane: FAILED: pytest"; status=1; }
+    kill "$other"
+    if [[ -n ${LANE_IMAGE:-} ]]; then
+        image_as_container "$LANE_IMAGE" || { echo "cgroup2-lane: FAILED: the image"; status=1; }
+    fi
+}
+
+image_as_container() {  # image_as_container ROOTFS: the image started as runc starts a container with
+    # --privileged --cgroupns=private (docs/operating.md's run line): a fresh group, its own PID, cgroup, mount, UTS
+    # and IPC namespaces, the image's root, cgroup2 mounted read-write, /problems and /data as volumes, and the
+    # judge, PID 1, its entrypoint: doctor, a memory hog, then `judge grade` of a class in C++ and Python. (Java
+    # works there too, but javac under the emulator outlasts the judge's 60 s compile limit.)
+    local rootfs=$1 data=/tmp/lane-image-data problems=$REPO/examples/problems
+    local group=/sys/fs/cgroup/lane-container-$RANDOM
+    step "the Containerfile's root file system ($(du -sh "$rootfs" | cut -f1)) as a container: $(tr '\n' ' ' < "$rootfs/.image-command")"
+    grep -qx 'ENTRYPOINT \["judge"\]' "$rootfs/.image-command" || { echo "the entrypoint is not judge"; return 1; }
+    mkdir -p "$group" "$data/class/alice" "$data/class/bob"
+    cp "$REPO/examples/submissions/1000/accepted/add.cpp" "$data/class/alice/1000.cpp"
+    cp "$REPO/examples/submissions/1008/accepted/divide.py" "$data/class/alice/1008.py"
+    cp "$REPO/examples/submissions/1000/accepted/add.py" "$data/class/bob/1000.py"
+    printf 'block = b"x" * (1 << 30)\nprint(len(block))\n' > "$data/class/bob/1008.py"  # filled by memset: fast
+    cat > /tmp/container-root.sh <<'ROOT'
+# In the container's cgroup and mount namespaces: the image's root and its volumes, then the entrypoint.
+set -e
+R=$ROOTFS
+mount --bind "$R" "$R"
+mount -t proc proc "$R/proc"; mount -t sysfs sysfs "$R/sys"; mount -t cgroup2 cgroup2 "$R/sys/fs/cgroup"
+mount --rbind /dev "$R/dev"; mount -t tmpfs tmpfs "$R/tmp"
+mkdir -p "$R/problems" "$R/data"; mount --bind "$PROBLEMS" "$R/problems"; mount --bind "$DATA" "$R/data"
+image_env=$(cat "$R/.image-env"); workdir=$(sed -n 's/^WORKDIR //p' "$R/.image-command")
+cd "$R"; pivot_root . .; umount -l .  # as runc does: / a mount of its own (bwrap makes it a slave), no way back
+exec /usr/bin/env -i $image_env COLUMNS="$COLUMNS" /bin/sh -c "cd $workdir && exec judge \"\$@\"" judge "$@"
+ROOT
+    container() {  # container ARGS...: `judge ARGS`, the container's PID 1; its output on stdout
+        unshare --pid --fork --kill-child env ROOTFS="$rootfs" PROBLEMS="$problems" DATA="$data" COLUMNS=1000 \
+            /bin/sh -c 'echo $$ > "$0/cgroup.procs" && exec unshare --cgroup --mount --uts --ipc --propagation private /bin/sh /tmp/container-root.sh "$@"' \
+            "$group" "$@"
+    }
+    local failed=0
+    step "container: judge doctor"
+    container doctor > /tmp/doctor.image 2>&1; cat /tmp/doctor.image
+    grep -A1 '^ memory' /tmp/doctor.image | grep -q ' ok .*cgroup v2' || { echo "FAILED: doctor in the container"; failed=1; }
+    step "container: judge run /problems/1008 (a 1 GiB hog) --json"
+    container run /problems/1008 /data/class/bob/1008.py --json > /tmp/hog.json 2>/tmp/hog.err
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["verdict"], "|", r["memory_enforcement"], "|", r["isolation"]); sys.exit(0 if r["verdict"] == "MLE" and r["memory_enforcement"].startswith("cgroup v2") else 1)' /tmp/hog.json \
+        || { echo "FAILED: the hog in the container"; tail -5 /tmp/hog.err; failed=1; }
+    step "container: judge grade /problems /data/class --out /data/results"
+    container grade /problems /data/class --out /data/results > /tmp/grade.out 2>&1 || { tail -20 /tmp/grade.out; failed=1; }
+    cat "$data/results/grades.csv" || failed=1
+    grep -q '^alice,AC,AC,2,2' "$data/results/grades.csv" && grep -q '^bob,AC,MLE,1,2' "$data/results/grades.csv" \
+        || { echo "FAILED: the grades are not alice AC AC, bob AC MLE"; failed=1; }
+    echo "left in the container's group: $(find "$group" -name cgroup.procs -exec cat {} + | wc -w) processes"
+    return $failed
+}
+
+if [[ ${LANE_BOOT:-} == no-systemd ]]; then
+    no_systemd_boot
+    exit $status
+fi
+
 step "guest: $(uname -r), PID 1 $(cat /proc/1/comm), $(systemctl is-system-running 2>&1)"
 find "$REPO" -name __pycache__ -not -path "*/.venv/*" -exec rm -rf {} + 2>/dev/null
 # The guest is thrown away: let the ordinary user reach the venv under /root.
@@ -38,9 +120,6 @@ chmod 755 /root
 useradd -m -u "$LANE_UID" -s /bin/bash "$LANE_USER"
 loginctl enable-linger "$LANE_USER"  # its user manager up before its first login, as after a desktop login
 
-memory_finding() {  # judge doctor's memory row, from its output on stdin
-    sed -n '/^ memory/,/^ containment/p' | sed '$d'
-}
 doctor_in() {  # doctor_in TITLE COMMAND...: judge doctor started by COMMAND (as root), its memory row
     step "$1"; shift
     "$@" 2>&1 | memory_finding

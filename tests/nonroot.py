@@ -141,7 +141,7 @@ def _v2_parent() -> Path:
     """Where this process makes v2 run groups: its own group, or the parent of the leaf it moved into."""
     own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::"))
     group = CGROUP_ROOT / own.strip().lstrip("/")
-    return group.parent if group.name.startswith(v2_base.LEAF_PREFIX) else group
+    return group.parent if group.name.startswith(v2_base.LEAF_PREFIX) or group.name == v2_base.INIT_LEAF else group
 
 
 def _v1_parents() -> dict[str, Path]:

@@ -9,13 +9,14 @@ started inside it as a person would start it there:
 - `container`: a group of its own seen as the root of the judge's cgroup namespace, cgroup2 mounted there (as a
   container runtime with `--cgroupns=private` does);
 - `no-cpu`: a group whose parent delegates memory and pids but not cpu;
-- `user-delegated`: an ordinary user's group handed over as systemd's `Delegate=yes` does (tests/nonroot.py).
+- `user-delegated`: an ordinary user's group handed over as systemd's `Delegate=yes` does (tests/nonroot.py);
+- `shared` without systemd (issue 44): a group, or a container's cgroup namespace, shared with a shell: root
+  moves the shell into a leaf and takes the group; an ordinary user is told what root must do.
 
 In each the report must say `cgroup v2`, the memory and process limits must hold (MLE; forks refused at the
 allowance), nothing may be left in the layout but what the test put there, and the judge's group must be given back
 as it was found (no controllers enabled for children, no leaf), or the next process started in it is refused. A
-group shared with another process and no way out (no systemd, no JUDGE_CGROUP) must fall back loudly: `judge
-doctor` warns, with the errno and a fix.
+group the judge cannot take must fall back loudly: `judge doctor` warns, with the errno and a fix.
 Skipped unless this machine mounts cgroup v2 and the tests run as root; the VM lane (scripts/cgroup2-lane.sh)
 runs them on Debian 12's kernel.
 """
@@ -36,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from judge.runner.containment import cgroups
+from judge.runner.containment import cgroups, v2_base
 
 import nonroot
 from conftest import ROOT, write_problem
@@ -69,12 +70,13 @@ pytestmark = pytest.mark.skipif(not (CGROUP_ROOT / "cgroup.controllers").exists(
 def _parent() -> Path:
     """Where the test process may make groups: the parent of its own run groups, found as the judge finds it (a
     login's session scope, where the lane starts the tests, hands no controller down: the test process goes into a
-    leaf of a delegated scope systemd makes for it), so that no test depends on one run before it."""
+    leaf of a delegated scope systemd makes for it; without systemd, a judge may have moved it into `judge-init`),
+    so that no test depends on one run before it."""
     found = cgroups.availability()
     assert found.mechanism == "cgroup v2", f"the tests themselves get no control group here: {found.detail}"
     own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines() if line.startswith("0::"))
     group = CGROUP_ROOT / own.strip().lstrip("/")
-    return group.parent if group.name.startswith("judge-leaf-") else group
+    return group.parent if group.name.startswith(v2_base.LEAF_PREFIX) or group.name == v2_base.INIT_LEAF else group
 
 
 @contextmanager
@@ -185,19 +187,76 @@ def test_sharing_a_group_with_a_named_group_to_use(tmp_path: Path) -> None:
             shell.wait()
 
 
-def test_sharing_a_group_without_a_way_out_warns(tmp_path: Path) -> None:
-    """No systemd and no JUDGE_CGROUP: the run falls back to `proc`, and `judge doctor` says so with a fix."""
+def _from(process: int, argv: list[str]) -> list[str]:
+    """`argv` started where `process` (a shell) is now, as the shell would start it."""
+    own = next(line[3:] for line in Path(f"/proc/{process}/cgroup").read_text().splitlines() if line.startswith("0::"))
+    return _in_group(CGROUP_ROOT / own.strip().lstrip("/"), argv)
+
+
+def _doctor_memory(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> str:
+    """`judge doctor`'s memory row, as `command` runs it (a table wide enough not to wrap a word)."""
+    done = subprocess.run(command, capture_output=True, text=True, env={**env, "COLUMNS": "1000"}, cwd=cwd,
+                          timeout=JUDGE_TIMEOUT_SECONDS, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout[done.stdout.index(" memory"):done.stdout.index(" containment")]
+
+
+def _without_systemd() -> None:
     if Path("/run/systemd/system").is_dir():
         pytest.skip("systemd runs here: the judge asks it for a scope of its own instead")
-    with _group(_parent(), "session") as session:
-        shell = subprocess.Popen(_in_group(session, ["sleep", "600"]))
+
+
+def test_root_sharing_a_group_without_systemd_makes_it_its_own(tmp_path: Path) -> None:
+    """Issue 44, item 8: no systemd (a container's entrypoint, WSL, OpenRC) and a group shared with a shell. The
+    judge (root) moves the shell into a leaf, `judge-init`, and makes run groups beside it: doctor says cgroup v2,
+    and judges started later from the shell, now in `judge-init`, get their run's own limits."""
+    _without_systemd()
+    env = {key: value for key, value in _env().items() if key != "JUDGE_CGROUP"}
+    with _group(_parent(), "shared") as shared:
+        shell = subprocess.Popen(_in_group(shared, ["sleep", "600"]))
         try:
-            env = {key: value for key, value in _env().items() if key != "JUDGE_CGROUP"}
-            done = subprocess.run(_in_group(session, _judge(["doctor"])), capture_output=True, text=True, env=env,
-                                  cwd=ROOT, timeout=JUDGE_TIMEOUT_SECONDS, check=False)
-            assert done.returncode == 0, done.stderr
-            memory = done.stdout[done.stdout.index("memory"):done.stdout.index("containment")]
-            assert " warn " in memory and "EBUSY" in memory and "JUDGE_CGROUP" in memory, memory
+            memory = _doctor_memory(_in_group(shared, _judge(["doctor"])), env)
+            assert " ok " in memory and "cgroup v2" in memory and "judge-init" in memory, memory
+            _check_limits(tmp_path, lambda arguments: _run(_from(shell.pid, _judge(arguments)), env))
+            assert _processes(shared) == [f"{shell.pid} in judge-init"]
+            assert [child.name for child in shared.iterdir() if child.is_dir()] == ["judge-init"]
+        finally:
+            shell.kill()
+            shell.wait()
+
+
+def test_root_sharing_a_container_s_cgroup_namespace_without_systemd(tmp_path: Path) -> None:
+    """As above, the group seen as the root of a cgroup namespace (a container started with a shell or an init
+    such as tini, `docker exec` beside it): `0::/` is not the host's root, and the judge takes it."""
+    _without_systemd()
+    namespace = ["unshare", "--cgroup", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                 'umount -l /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && exec "$@"', "sh"]
+    env = {key: value for key, value in _env().items() if key != "JUDGE_CGROUP"}
+    with _group(_parent(), "container") as container:
+        init = subprocess.Popen(_in_group(container, ["sleep", "600"]))
+        try:
+            _check_limits(tmp_path, lambda arguments: _run(_from(init.pid, [*namespace, *_judge(arguments)]), env))
+            assert _processes(container) == [f"{init.pid} in judge-init"]
+        finally:
+            init.kill()
+            init.wait()
+
+
+def test_an_ordinary_user_sharing_a_group_without_systemd_is_told_what_to_do() -> None:
+    """An ordinary user may not move root's processes nor make groups in root's: doctor warns, with the errno and
+    the commands root runs to delegate a group."""
+    _without_systemd()
+    user = nonroot.judge_user()
+    if isinstance(user, str):
+        pytest.skip(user)
+    with _group(_parent(), "shared") as shared, nonroot.owned_folder(user.uid) as home:
+        shell = subprocess.Popen(_in_group(shared, ["sleep", "600"]))
+        try:
+            command = user.judge(["doctor"], (shared / "cgroup.procs",))
+            memory = _doctor_memory(command, user.env(home, home), cwd=Path("/"))
+            assert " warn " in memory and "EACCES" in memory, memory
+            assert "have root delegate a group" in memory and "chown" in memory, memory
+            assert _processes(shared) == [f"{shell.pid} in {shared.name}"]
         finally:
             shell.kill()
             shell.wait()

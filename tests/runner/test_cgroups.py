@@ -13,13 +13,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from judge.runner.containment import cgroups
+from judge.runner.containment import cgroups, run_group, stale_groups
 
 MIB = 1024 * 1024
 
 
 @pytest.fixture
-def frozen_capable_group() -> Iterator[cgroups.RunGroup]:
+def frozen_capable_group() -> Iterator[run_group.RunGroup]:
     group = cgroups.create(64 * MIB, 8)
     if group is None or group.version != 1 or "freezer" not in group.dirs:
         if group is not None:
@@ -29,7 +29,7 @@ def frozen_capable_group() -> Iterator[cgroups.RunGroup]:
     group.remove()
 
 
-def _zombie_in(group: cgroups.RunGroup) -> int:
+def _zombie_in(group: run_group.RunGroup) -> int:
     """A child that joins `group` and exits, left unreaped: pids.current still counts it, cgroup.procs no
     longer lists it."""
     pid = os.fork()
@@ -50,7 +50,7 @@ def _state(pid: int) -> str:
         return stat.read().rsplit(")", 1)[1].split()[0]
 
 
-def test_a_group_whose_last_process_left_on_its_own_is_not_left_frozen(frozen_capable_group: cgroups.RunGroup) -> None:
+def test_a_group_whose_last_process_left_on_its_own_is_not_left_frozen(frozen_capable_group: run_group.RunGroup) -> None:
     """kill_all freezes a group that is not empty, then finds no process to kill: the last one has just exited.
     The group must come out thawed, since a group reused from run to run is joined next by the launcher, which
     a frozen group would freeze for good (a JE for every later test, and a process no one can kill)."""
@@ -88,7 +88,7 @@ def test_the_sweep_removes_only_groups_whose_judge_is_gone_in_its_own_pid_namesp
     for folder in made:
         folder.mkdir()
     try:
-        cgroups._sweep_stale(parents)
+        stale_groups.sweep(parents)
         left = {what: [(parent / name).exists() for parent in parents] for what, name in names.items()}
         assert left == {
             "a dead judge's, this namespace": [False] * len(parents),

@@ -6,7 +6,7 @@ In the field a correct program was JE about once in a hundred submissions: `the 
 groups while they held no process (the launcher's home group while the program compiled, the tests' run group
 between two tests): it took them for a dead judge's, looking for the pid in their names in a /proc of its own,
 where a judge of another PID namespace (a container's, or the host's seen from one) is another process or none.
-The launcher then failed to go back to its home group after starting each test. judge/runner/containment/cgroups.py
+The launcher then failed to go back to its home group after starting each test. judge/runner/containment/stale_groups.py
 now puts the judge's PID namespace in a group's name and sweeps only its own namespace's groups, asking the kernel
 whether their judge lives.
 
@@ -37,7 +37,7 @@ JUDGES = 4  # judges starting boxes at once (two per core on the 2-core machines
 BOXES = 250  # per judge: 1,000 box starts in all
 TESTS = 3  # per box: 3,000 runs
 HOGS = 2  # processes burning a core each
-# A judge starting: its first control group sweeps the groups stale judges left (cgroups.py).
+# A judge starting: its first control group sweeps the groups stale judges left (stale_groups.py).
 JUDGE_STARTING = "from judge.runner.containment import cgroups; cgroups.availability()"
 OWN_PID_NAMESPACE = ["unshare", "--pid", "--fork", "--mount-proc"]
 

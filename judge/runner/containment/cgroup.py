@@ -1,6 +1,6 @@
 """The `cgroup` containment (v2 or v1, whichever this machine mounts): the kernel counts CPU time, peak memory and
-processes of a run's whole tree and kills it whole (cgroups.py). On v1 a submission's tests share one group
-(`_ReusedGroup`)."""
+processes of a run's whole tree and kills it whole (cgroups.py makes the group, run_group.py is the group). On v1 a
+submission's tests share one group (`_ReusedGroup`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from judge.runner.containment import cgroups, waiting
+from judge.runner.containment import cgroups, run_group, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 from judge.runner.limits import MIB
 
@@ -17,10 +17,10 @@ RESIDUE_LIMIT_BYTES = 4 * MIB  # what a reused control group may keep charged fr
 
 @dataclass
 class _CgroupRun:
-    group: cgroups.RunGroup
+    group: run_group.RunGroup
     contained: Contained
-    before: cgroups.Counters  # what the group had counted before this run (nothing, in a fresh group)
-    release: Callable[[cgroups.RunGroup], None]  # after the run: remove the group, or give it back
+    before: run_group.Counters  # what the group had counted before this run (nothing, in a fresh group)
+    release: Callable[[run_group.RunGroup], None]  # after the run: remove the group, or give it back
 
     def started(self, pid: int | None) -> None:
         self.group.reset_peak()
@@ -86,7 +86,7 @@ class CgroupContainment:
         finally:
             reused.close()
 
-    def new_group(self, memory_bytes: int | None, max_processes: int | None) -> cgroups.RunGroup:
+    def new_group(self, memory_bytes: int | None, max_processes: int | None) -> run_group.RunGroup:
         group = cgroups.create(memory_bytes, max_processes)
         if group is None:
             raise OSError(f"the judge could no longer create a {self.name} control group")
@@ -94,9 +94,9 @@ class CgroupContainment:
 
     def run_in(
         self,
-        group: cgroups.RunGroup,
-        before: cgroups.Counters = cgroups.NOTHING_COUNTED,
-        release: Callable[[cgroups.RunGroup], None] = cgroups.RunGroup.remove,
+        group: run_group.RunGroup,
+        before: run_group.Counters = run_group.NOTHING_COUNTED,
+        release: Callable[[run_group.RunGroup], None] = run_group.RunGroup.remove,
     ) -> Run:
         """A run in `group`, which had counted `before` already; `release` is what its close does."""
         return _CgroupRun(group, new_contained(group.join_files(), self.guards(0)), before, release)
@@ -119,7 +119,7 @@ class _ReusedGroup:
     fresh: CgroupContainment
     memory_bytes: int
     max_processes: int
-    group: cgroups.RunGroup | None = None
+    group: run_group.RunGroup | None = None
     busy: bool = False
     uses_groups: bool = True
 
@@ -144,13 +144,13 @@ class _ReusedGroup:
         if self.group is None or before is None or before.charged_bytes > RESIDUE_LIMIT_BYTES:
             self.close()
             self.group = self.fresh.new_group(self.memory_bytes, self.max_processes)
-            before = cgroups.NOTHING_COUNTED
+            before = run_group.NOTHING_COUNTED
         else:
             self.group.set_memory_limit(self.memory_bytes + before.charged_bytes)
         self.busy = True
         return self.fresh.run_in(self.group, before, self._release)
 
-    def _release(self, group: cgroups.RunGroup) -> None:
+    def _release(self, group: run_group.RunGroup) -> None:
         self.busy = False
         if not group.is_empty():
             self.close()

@@ -4,7 +4,7 @@
 from it. The mechanisms, best first:
 
 - `cgroup v2` / `cgroup v1`: the kernel counts CPU time, peak memory and processes of the whole tree exactly
-  and kills it whole (cgroups.py); a process joins by writing "0" to the group's `join_files`.
+  and kills it whole (cgroups.py, run_group.py); a process joins by writing "0" to the group's `join_files`.
 - `proc`: Linux without a control group: the tree is found through /proc (proctree.py), CPU and RSS are
   polled, RLIMIT_AS caps each process's memory and RLIMIT_NPROC the processes.
 - `portable`: psutil and the standard library only, for machines without /proc or cgroups (macOS, a student's

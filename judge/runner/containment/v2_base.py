@@ -14,7 +14,11 @@ makes a group it has to itself the parent of its run groups, after moving itself
 3. else (a login shell shares the group: a session scope; a shell waiting for the judge shares a container's), a
    transient scope of its own with `Delegate=yes` that systemd makes on request over D-Bus, as `systemd-run
    --scope -p Delegate=yes` does (`--user` for an ordinary user: Debian 12 and Ubuntu 24.04's user manager
-   delegates memory and pids), then as in 2.
+   delegates memory and pids), then as in 2;
+4. where no systemd runs (a container's entrypoint, WSL, OpenRC), the judge's own group all the same, its other
+   processes moved first into a leaf of it (`judge-init`), as a container runtime's init does before it nests
+   groups: they stay under the group and its limits. Never the hierarchy's real root (the machine's init and
+   kernel threads live there). A judge started later in `judge-init` makes its run groups beside it.
 
 Only `memory` and `pids` are required of the parent; `cpu` is enabled where it is delegated, since a run's CPU time
 comes from `cpu.stat`, which v2 keeps in every group.
@@ -38,6 +42,8 @@ from pathlib import Path
 REQUIRED_CONTROLLERS = ("memory", "pids")
 OPTIONAL_CONTROLLERS = ("cpu",)
 LEAF_PREFIX = "judge-leaf-"
+INIT_LEAF = "judge-init"  # where a judge moved the other processes of a group it took without systemd
+EVACUATION_ROUNDS = 20  # a process forking while the judge moves it leaves a child behind: moved on the next round
 EXPLICIT_VARIABLE = "JUDGE_CGROUP"
 SCOPE_WAIT_SECONDS = 30.0  # systemd-run's own D-Bus timeout is 25 s; a user's bus may start on this first call
 _MEANINGS = {
@@ -73,6 +79,7 @@ class Base:
     how: str  # how the judge got it, for `judge doctor`
     turned_on: tuple[str, ...] = ()  # the controllers this process enabled for the children, in that order
     leaf: Path | None = None  # the leaf of `folder` this process made and moved into (`_take`), else None
+    evacuated: Path | None = None  # the leaf it moved the group's other processes into (`INIT_LEAF`), else None
 
 
 def refusal(error: OSError, what: str) -> str:
@@ -115,18 +122,27 @@ def find_base(root: Path) -> Base:
             f"cannot make it a parent of run groups (EBUSY: cgroup v2 enables controllers only for a "
             f"group that holds no process)"
         )
+    if _systemd_runs():
+        try:
+            scope = _systemd_scope(root)
+        except NoBase as problem:
+            raise NoBase(f"{refused}; and {problem}", problem.fix) from None
+        return _take(scope, "a transient scope systemd delegated to the judge")
+    if not (group / "cgroup.type").exists():  # only the hierarchy's real root has none
+        raise NoBase(f"{refused}; and no systemd here to ask for a scope", _delegation_without_systemd(root))
     try:
-        scope = _systemd_scope(root)
+        return _take(group, f"the judge's group, its other processes moved into {INIT_LEAF}", evacuate=True)
     except NoBase as problem:
-        raise NoBase(f"{refused}; and {problem}", problem.fix) from None
-    return _take(scope, "a transient scope systemd delegated to the judge")
+        fix = problem.fix if os.geteuid() == 0 else _delegation_without_systemd(root)
+        raise NoBase(f"{refused}; no systemd here to ask for a scope; and {problem}", fix) from None
 
 
-def _take(group: Path, how: str) -> Base:
+def _take(group: Path, how: str, evacuate: bool = False) -> Base:
     """Make `group` the parent of run groups: move the judge (and its descendants in `group`) into a leaf of
-    it, then enable the controllers for its children."""
+    it, with `evacuate` every other process into `INIT_LEAF`, then enable the controllers for its children."""
     if not (group / "cgroup.procs").exists():
         raise NoBase(f"{group} is not a cgroup v2 group")
+    _require_controllers(group)  # before anything is moved
     me = os.getpid()
     leaf = group / f"{LEAF_PREFIX}{me}"
     try:
@@ -141,12 +157,47 @@ def _take(group: Path, how: str) -> Base:
         except OSError as error:
             _remove_quietly(leaf)
             raise NoBase(refusal(error, f"moving the judge into {leaf}")) from None
+    evacuated = group / INIT_LEAF if evacuate else None
     try:
+        if evacuated is not None:
+            _evacuate(group, evacuated)
         base = _enable(group, how)
     except NoBase:
+        if evacuated is not None:  # the others back where they were, as the judge goes back
+            _move_all(evacuated, group)
+            _remove_quietly(evacuated)
         give_back(Base(group, frozenset(), how, leaf=leaf))  # back where it was, not stranded in a leaf
         raise
-    return replace(base, leaf=leaf)
+    return replace(base, leaf=leaf, evacuated=evacuated)
+
+
+def _evacuate(group: Path, init: Path) -> None:
+    """Move every process left in `group` (the judge's are in its leaf already) into `init`, round after round
+    until none is left."""
+    try:
+        init.mkdir(exist_ok=True)
+    except OSError as error:
+        raise NoBase(refusal(error, f"creating {init}")) from None
+    for _ in range(EVACUATION_ROUNDS):
+        pids = _pids(group)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                _write(init / "cgroup.procs", str(pid))
+            except ProcessLookupError:
+                continue  # it exited meanwhile
+            except OSError as error:
+                raise NoBase(refusal(error, f"moving process {pid} into {init}")) from None
+    raise NoBase(f"processes kept appearing in {group} while the judge moved them into {init}")
+
+
+def _move_all(source: Path, target: Path) -> None:
+    """Every process of `source` into `target`, as far as the kernel allows (undoing a move that went half way)."""
+    with contextlib.suppress(OSError, NoBase):
+        for pid in _pids(source):
+            with contextlib.suppress(ProcessLookupError):
+                _write(target / "cgroup.procs", str(pid))
 
 
 def give_back(base: Base) -> None:
@@ -155,18 +206,27 @@ def give_back(base: Base) -> None:
 
     Nothing is changed in another process than the one that took it (a forked child inherits the exit handler),
     nor while anything else runs under the group (another judge's leaf, a run or a child of this judge still
-    there): disabling `memory` would lift a running group's limit. Best effort, at exit, where a failure has
-    no one to tell: the group then stays as the judge used it, its empty leaf swept by a later judge.
+    there): disabling `memory` would lift a running group's limit. Processes the judge moved into `INIT_LEAF`
+    stay there while they live (the judge cannot know which of them is a judge started there since); the judge
+    then joins them and removes its leaf. Best effort, at exit, where a failure has no one to tell: the group
+    then stays as the judge used it, its empty leaf swept by a later judge.
     """
     me = os.getpid()
     if base.leaf is None or base.leaf.name != f"{LEAF_PREFIX}{me}":
         return
     with contextlib.suppress(OSError, NoBase):
-        if _pids(base.leaf) != [me] or _busy_besides(base.folder, base.leaf):
+        if _pids(base.leaf) != [me]:
+            return
+        if _busy_besides(base.folder, base.leaf):
+            if base.evacuated is not None and _pids(base.evacuated):
+                _write(base.evacuated / "cgroup.procs", str(me))
+                base.leaf.rmdir()
             return
         _disable(base.folder, base.turned_on)
         _write(base.folder / "cgroup.procs", str(me))
         base.leaf.rmdir()
+        if base.evacuated is not None:
+            base.evacuated.rmdir()
 
 
 def _disable(group: Path, names: tuple[str, ...] | list[str]) -> None:
@@ -186,7 +246,7 @@ def _busy_besides(group: Path, leaf: Path) -> bool:
 
 
 def _is_leaf_of(group: Path, parent: Path) -> bool:
-    return group.parent == parent and group.name.startswith(LEAF_PREFIX)
+    return group.parent == parent and (group.name.startswith(LEAF_PREFIX) or group.name == INIT_LEAF)
 
 
 def _remove_quietly(folder: Path) -> None:
@@ -196,9 +256,8 @@ def _remove_quietly(folder: Path) -> None:
         pass  # not empty after all: the stale-group sweep of a later judge removes it
 
 
-def _enable(group: Path, how: str) -> Base:
-    """Enable memory and pids (required) and cpu (where delegated) for `group`'s children, one at a time: a
-    subtree delegated without cpu refuses all three written together (ENOENT)."""
+def _require_controllers(group: Path) -> set[str]:
+    """The controllers `group` may enable for its children; raises NoBase where memory or pids is not one."""
     available = set(_words(group / "cgroup.controllers"))
     missing = [name for name in REQUIRED_CONTROLLERS if name not in available]
     if missing:
@@ -207,6 +266,13 @@ def _enable(group: Path, how: str) -> Base:
             f"{' '.join(sorted(available)) or 'empty'}): not delegated to it by its parent",
             _delegation_command(group),
         )
+    return available
+
+
+def _enable(group: Path, how: str) -> Base:
+    """Enable memory and pids (required) and cpu (where delegated) for `group`'s children, one at a time: a
+    subtree delegated without cpu refuses all three written together (ENOENT)."""
+    available = _require_controllers(group)
     enabled = set(_words(group / "cgroup.subtree_control"))
     turned_on: list[str] = []
     for name in (*REQUIRED_CONTROLLERS, *OPTIONAL_CONTROLLERS):
@@ -223,13 +289,32 @@ def _enable(group: Path, how: str) -> Base:
     return Base(group, frozenset(enabled | set(turned_on)), f"{group} ({how})", tuple(turned_on))
 
 
+def _systemd_runs() -> bool:
+    """Whether systemd is this machine's init (its own test, as sd_booted does)."""
+    return Path("/run/systemd/system").is_dir()
+
+
+def _delegation_without_systemd(root: Path) -> str:
+    """What gives an ordinary user a group of its own where no systemd delegates one: root makes it and moves
+    the user's shell in; the judge started from that shell then takes the group (rule 4)."""
+    if os.geteuid() == 0:
+        return f"set {EXPLICIT_VARIABLE} to an empty group with memory and pids in its cgroup.controllers"
+    group = root / f"judge-{os.geteuid()}"
+    files = " ".join(str(group / name) for name in ("cgroup.procs", "cgroup.threads", "cgroup.subtree_control"))
+    return (
+        f"have root delegate a group to you: `mkdir {group} && chown {os.geteuid()} {group} {files}`, then "
+        f"`echo <your shell's pid> > {group}/cgroup.procs` (with memory and pids in "
+        f"{root}/cgroup.subtree_control); start the judge from that shell"
+    )
+
+
 def _systemd_scope(root: Path) -> Path:
     """Ask systemd (the user's manager for an ordinary user) for a transient scope with Delegate=yes holding
     the judge, as `systemd-run --scope -p Delegate=yes` does, and wait until the judge is in it."""
     busctl = shutil.which("busctl")
-    if busctl is None or not Path("/run/systemd/system").is_dir():
+    if busctl is None:
         raise NoBase(
-            "no systemd here (or no busctl) to ask for a delegated scope",
+            "no busctl here to ask systemd for a delegated scope",
             f"set {EXPLICIT_VARIABLE} to a group of the judge's own (memory and pids in its "
             "cgroup.controllers, writable by its user), or start the judge alone in a group",
         )

@@ -1,0 +1,197 @@
+"""A run's control group once made (v2, or v1's folders in several hierarchies): what it has counted, its memory
+limit, the files a process writes to join it, killing everything in it, and removing it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.errors import JudgeFailure
+
+PEAK_FILE = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}
+
+
+def write_small(path: Path, value: str) -> None:
+    """Write a control file once (a group's limits as it is made, a stale group's thawing)."""
+    with open(path, "w") as handle:
+        handle.write(value)
+
+
+def read_small(path: Path) -> str:
+    """A small control file's text. os.open, not Path.read_text: several of these are read per run."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(descriptor, 65536).decode()
+    finally:
+        os.close(descriptor)
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What a group has counted so far. A reused group's run is the difference between two of these."""
+
+    cpu_seconds: float
+    charged_bytes: int  # memory charged to the group now (a reused group keeps some page cache and slab)
+    memory_refusals: int  # charges refused at the limit, and OOM kills
+    process_refusals: int  # forks refused at the pids limit
+
+
+NOTHING_COUNTED = Counters(0.0, 0, 0, 0)
+"""A fresh group's counters."""
+
+
+@dataclass
+class RunGroup:
+    """The control group(s) of one run. `dirs` maps a role (memory, cpu, pids, freezer) to its folder.
+
+    The files read or written per run stay open (`_files`): an open of a control file costs 20 to 40 µs, a
+    read of an open one a few, and a group reused for every test of a submission reads them for each test.
+    """
+
+    version: int
+    dirs: dict[str, Path]
+    _files: dict[tuple[str, str, int], int] = field(default_factory=dict, repr=False)
+
+    def _descriptor(self, role: str, name: str, mode: int) -> int:
+        key = (role, name, mode)
+        if key not in self._files:
+            self._files[key] = os.open(self.dirs[role] / name, mode | os.O_CLOEXEC)
+        return self._files[key]
+
+    def _text(self, role: str, name: str) -> str:
+        """A counter file's text. A read that fails (the judge out of file descriptors, say) is the judge's
+        failure, never a zero: a peak of 0 MiB or no CPU time would be a figure made up for the student."""
+        try:
+            return os.pread(self._descriptor(role, name, os.O_RDONLY), 65536, 0).decode()
+        except OSError as error:
+            raise JudgeFailure(f"the judge could not read {self.dirs[role] / name}: {error.strerror}") from None
+
+    def _number(self, role: str, name: str) -> int:
+        text = self._text(role, name)
+        try:
+            return int(text.split()[0])
+        except (ValueError, IndexError):
+            raise JudgeFailure(f"{self.dirs[role] / name}: not a number: {text[:40]!r}") from None
+
+    def _keyed(self, role: str, name: str) -> dict[str, int]:
+        """A `key value` per line file such as memory.events or cpu.stat."""
+        pairs = (line.split() for line in self._text(role, name).splitlines())
+        return {pair[0]: int(pair[1]) for pair in pairs if len(pair) == 2}
+
+    def _set(self, role: str, name: str, value: str) -> None:
+        os.pwrite(self._descriptor(role, name, os.O_WRONLY), value.encode(), 0)
+
+    def join_files(self) -> tuple[Path, ...]:
+        """The files a process writes "0" to, to move itself into the group (in the child between fork and exec,
+        or a launcher hopping in to start a run).
+
+        On v1 these are the `tasks` files, not `cgroup.procs`: a single-threaded process moves by its thread,
+        and the kernel then skips the global threadgroup lock whose RCU grace period makes each `cgroup.procs`
+        write cost several milliseconds (about 5 ms per run here).
+        """
+        name = "tasks" if self.version == 1 else "cgroup.procs"
+        return tuple(folder / name for folder in dict.fromkeys(self.dirs.values()))
+
+    def cpu_seconds(self) -> float:
+        if self.version == 2:
+            return self._keyed("cpu", "cpu.stat").get("usage_usec", 0) / 1e6
+        return self._number("cpu", "cpuacct.usage") / 1e9
+
+    def peak_bytes(self) -> int:
+        return self._number("memory", PEAK_FILE[self.version])
+
+    def reset_peak(self) -> None:
+        """Start the peak again from what is charged now: the child's copy of the judge between fork and exec
+        is not the submission's, nor is a reused group's earlier runs. (v2 cannot: only a fresh group there.)"""
+        if self.version == 1:
+            self._set("memory", "memory.max_usage_in_bytes", "0")
+
+    def counters(self) -> Counters:
+        if self.version == 2:
+            events = self._keyed("memory", "memory.events")
+            charged = self._number("memory", "memory.current")
+            memory_refusals = events.get("max", 0) + events.get("oom_kill", 0)
+        else:
+            charged = self._number("memory", "memory.usage_in_bytes")
+            memory_refusals = self._number("memory", "memory.failcnt") + self._keyed(
+                "memory", "memory.oom_control"
+            ).get("oom_kill", 0)
+        return Counters(self.cpu_seconds(), charged, memory_refusals, self._keyed("pids", "pids.events").get("max", 0))
+
+    def set_memory_limit(self, limit_bytes: int) -> None:
+        """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower)."""
+        names = ["memory.limit_in_bytes"] if self.version == 1 else ["memory.max"]
+        if self.version == 1 and (self.dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
+            lowering = limit_bytes < self._number("memory", "memory.limit_in_bytes")
+            names = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"][:: 1 if lowering else -1]
+        for name in names:
+            self._set("memory", name, str(limit_bytes))
+
+    def is_empty(self) -> bool:
+        """No process is left in the group (every process is in all of a run's hierarchies: one read is enough).
+        Unreadable counts as not empty: the group is then killed and replaced, not reused."""
+        try:
+            return self._number("pids", "pids.current") == 0
+        except JudgeFailure:
+            return False
+
+    def pids(self) -> list[int]:
+        pids: set[int] = set()
+        for folder in self.dirs.values():
+            try:
+                pids.update(int(pid) for pid in read_small(folder / "cgroup.procs").split())
+            except OSError:
+                pass
+        return sorted(pids)
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group, including ones forking while we kill."""
+        if self.version == 2 and (self.dirs["pids"] / "cgroup.kill").exists():
+            self._set("pids", "cgroup.kill", "1")
+            return
+        if self.is_empty():  # the usual case after a clean exit
+            return
+        freezer = self.dirs.get("freezer")
+        if freezer is not None:
+            self._set("freezer", "freezer.state", "FROZEN")  # no fork escapes the first round of kills
+        try:
+            kill_each(self.pids())
+        finally:
+            # A frozen process dies only once thawed; and a group left frozen (its last process may have left
+            # by itself since is_empty) freezes whatever joins it next: a reused group's launcher.
+            if freezer is not None:
+                self._set("freezer", "freezer.state", "THAWED")
+        for _ in range(100):
+            pids = self.pids()
+            if not pids:
+                break
+            kill_each(pids)
+            time.sleep(0.001)
+
+    def remove(self) -> None:
+        """Delete the group's folders; waits briefly for killed processes to leave."""
+        for descriptor in self._files.values():
+            os.close(descriptor)
+        self._files.clear()
+        for folder in dict.fromkeys(self.dirs.values()):
+            for _ in range(200):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.002)
+
+
+def kill_each(pids: Iterable[int]) -> None:
+    """SIGKILL each of `pids` that is still there."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
