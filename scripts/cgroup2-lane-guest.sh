@@ -6,7 +6,9 @@
 # 1. root in a login session (pam_systemd puts it in session-N.scope, shared with the login's shell): judge
 #    doctor, then the layout, warm-box and hostile suites, every report required to say `cgroup v2`;
 # 2. an ordinary user in a login session of its own (its systemd user manager delegates memory, pids and cpu, as
-#    Debian 12's does): judge doctor, then the hostile suite's bombs, again `cgroup v2` required.
+#    Debian 12's does): judge doctor, then the hostile suite's bombs, again `cgroup v2` required;
+# 3. fail closed (issue 43): `judge run --require-containment cgroup` judges as root and refuses, one line, exit 2,
+#    as a user with no delegated group; judge doctor's timing findings are printed.
 # With LANE_BOOT=no-systemd (started by the VM tool's own boot, PID 1 a shell, as a container's entrypoint, WSL or
 # OpenRC leave it; issue 44): root in a group shared with another process (judge doctor, the layouts that share a
 # group, the bombs), then the Containerfile's root file system (LANE_IMAGE, scripts/image-rootfs.sh) started as a
@@ -177,6 +179,19 @@ for who in root "$LANE_USER"; do
     check "$who" "cat /proc/self/cgroup; $VENV/bin/python -m judge doctor > /tmp/doctor.\$USER; \
         sed -n '/^ memory/,/^ containment/p' /tmp/doctor.\$USER; grep -A1 '^ memory' /tmp/doctor.\$USER | grep -q ' ok .*cgroup v2'"
 done
+fail_closed() {  # issue 43: --require-containment cgroup judges where the cgroup holds, refuses (exit 2) where not
+    local run="$VENV/bin/python -m judge run --fail-fast --require-containment cgroup problems/9663 $(ls "$REPO"/submissions/9663/accepted/*.py | head -1)"
+    step "root in a login session: judge run --require-containment cgroup (must judge: a verdict, exit 0 or 1)"
+    check root "$run > /tmp/required.out 2>&1; rc=\$?; tail -2 /tmp/required.out; test \$rc -le 1"
+    step "$LANE_USER with no user manager (no delegated group): the same (must refuse in one line: exit 2)"
+    setpriv --reuid="$LANE_UID" --regid="$LANE_UID" --clear-groups --reset-env \
+        sh -c "cd $REPO && export $ENVIRONMENT && $run" > /tmp/refused.out 2>&1
+    local rc=$?; cat /tmp/refused.out
+    [[ $rc -eq 2 && $(wc -l < /tmp/refused.out) -eq 1 ]] || { echo "cgroup2-lane: FAILED: not refused in one line (exit $rc)"; status=1; }
+    step "judge doctor's timing findings here"
+    in_session root "$VENV/bin/python -m judge doctor" 2>&1 | sed -n '/^ timing/,$p'
+}
+fail_closed
 for who in "$LANE_USER" root; do  # the user first: the case most likely to fall back
     suites=$ROOT_SUITES; [[ $who == root ]] || suites=$USER_SUITES
     [[ $suites == none ]] && continue
