@@ -42,6 +42,7 @@ JUDGE_STARTING = "from judge.runner.containment import cgroups; cgroups.availabi
 OWN_PID_NAMESPACE = ["unshare", "--pid", "--fork", "--mount-proc"]
 
 pytestmark = [
+    pytest.mark.slow,  # about 35 s of 3,000 runs beside hogs: the default suite stays under ten minutes
     pytest.mark.skipif(os.geteuid() != 0 or "cgroup" not in available_containments() or bwrap_problem() is not None,
                        reason="warm boxes need bwrap, a judge that is root and a control group per test"),
     pytest.mark.skipif(shutil.which("unshare") is None, reason="util-linux's unshare is not installed"),
