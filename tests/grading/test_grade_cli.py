@@ -250,6 +250,7 @@ def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_the_results(tmp_path: Path
     assert rerun.returncode == 0 and _summary(stderr) == (len(SLOW_CLASS) - stored, stored)
 
 
+@pytest.mark.slow  # 10-30 s of deadlines and restarts: CI runs it in the slow suite
 def test_a_forced_run_stopped_by_ctrl_c_is_resumed_by_a_plain_run(tmp_path: Path, problems: Path,
                                                                    started: list) -> None:
     root = write_class(tmp_path / "class", SLOW_CLASS)

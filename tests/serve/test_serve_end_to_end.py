@@ -131,6 +131,7 @@ def _wait_gone(group: int) -> None:
     raise AssertionError(f"processes of the killed server are still running: {os.popen(f'ps -g {group}').read()}")
 
 
+@pytest.mark.slow  # 10-30 s of deadlines and restarts: CI runs it in the slow suite
 def test_after_sigkill_every_stored_submission_is_judged_exactly_once(tmp_path: Path) -> None:
     write_problems(tmp_path / "problems")
     write_roster(tmp_path / "roster.csv")

@@ -105,6 +105,7 @@ def _closed_with(sock: socket.socket) -> bytes:
     return received
 
 
+@pytest.mark.slow  # 10-30 s of deadlines and restarts: CI runs it in the slow suite
 def test_slow_headers_and_a_slow_body_are_cut_off(tmp_path: Path) -> None:
     """Item 9's slow half: headers that never end, and a body that stops after 10 of its 1,000 declared bytes."""
     with running_server(tmp_path) as server, ExitStack() as stack:
@@ -146,6 +147,7 @@ def _get_status(url: str) -> int | None:
     return _status(answer) if answer.startswith(b"HTTP/") else None
 
 
+@pytest.mark.slow  # 10-30 s of deadlines and restarts: CI runs it in the slow suite
 def test_a_thousand_silent_connections_do_not_lock_the_class_out(tmp_path: Path) -> None:
     """Item 9: 1,100 connections that never finish their headers, against a server started with 1,024 open files:
     a student's request gets a clear 503 or its page, never silence, and its page once the silent ones are cut."""
