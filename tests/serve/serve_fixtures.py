@@ -169,3 +169,12 @@ def headless_chromium() -> Iterator[object]:
             yield launched
         finally:
             launched.close()
+
+
+def sign_in_page(page: object, url: str, user: str, password: str) -> None:
+    """Sign a Chromium page in through the login form; it lands on the home page (the teacher's: /teacher)."""
+    page.goto(url + "login")  # type: ignore[attr-defined]
+    page.fill("#id", user)  # type: ignore[attr-defined]
+    page.fill("#password", password)  # type: ignore[attr-defined]
+    page.click("#sign-in")  # type: ignore[attr-defined]
+    page.wait_for_url(re.compile(re.escape(url) + "(teacher)?$"))  # type: ignore[attr-defined]

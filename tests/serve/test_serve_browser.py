@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_fixtures import AC_SOURCE, WA_SOURCE, headless_chromium, running_server, write_roster
+from serve_fixtures import sign_in_page, AC_SOURCE, WA_SOURCE, headless_chromium, running_server, write_roster
 
 VERDICT_MS = 120_000
 HOSTILE_NAME = 'Lee <img src=x onerror="document.title=1">'
@@ -35,13 +35,6 @@ def _watched(context: object, errors: list[str]) -> object:
     return page
 
 
-def _sign_in(page: object, url: str, user: str, password: str, home: str = "") -> None:
-    page.goto(url + "login")  # type: ignore[attr-defined]
-    page.fill("#id", user)  # type: ignore[attr-defined]
-    page.fill("#password", password)  # type: ignore[attr-defined]
-    page.click("#sign-in")  # type: ignore[attr-defined]
-    page.wait_for_url(url + home)  # type: ignore[attr-defined]
-
 
 def _submit(page: object, url: str, code: str) -> None:
     page.goto(url + "problems/sum")  # type: ignore[attr-defined]
@@ -63,8 +56,8 @@ def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_rel
     with running_server(tmp_path, "-j", "2") as server:
         kim_context, lee_context = browser.new_context(), browser.new_context()  # type: ignore[attr-defined]
         kim, board, lee = _watched(kim_context, errors), _watched(kim_context, errors), _watched(lee_context, errors)
-        _sign_in(kim, server.url, "kim", "kim-password")
-        _sign_in(lee, server.url, "lee", "lee-pw")
+        sign_in_page(kim, server.url, "kim", "kim-password")
+        sign_in_page(lee, server.url, "lee", "lee-pw")
         board.goto(server.url + "scoreboard")  # type: ignore[attr-defined]
         board.evaluate("window.notReloaded = true")  # type: ignore[attr-defined]
         assert "Kim Minji" in board.inner_text("#scoreboard")  # type: ignore[attr-defined]
@@ -109,9 +102,9 @@ def test_a_lab_session_one_students_endless_loop_holds_no_one_elses_verdict(brow
         store = Store(server.data)
         contexts = [browser.new_context() for _ in range(3)]  # type: ignore[attr-defined]
         kim, lee, teacher = (_watched(context, errors) for context in contexts)
-        _sign_in(kim, server.url, "kim", "kim-password")
-        _sign_in(lee, server.url, "lee", "lee-password")
-        _sign_in(teacher, server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip(), "teacher")
+        sign_in_page(kim, server.url, "kim", "kim-password")
+        sign_in_page(lee, server.url, "lee", "lee-password")
+        sign_in_page(teacher, server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
 
         _submit(kim, server.url, "while True:\n    pass\n")
         expect = playwright_api.expect

@@ -6,13 +6,12 @@ photographed at both sizes (JUDGE_SCREENSHOTS=docs/serve keeps them: docs/serve/
 from __future__ import annotations
 
 import os
-import re
 import time
 from pathlib import Path
 
 from conftest import write_problem
 from http_session import signed_in
-from serve_fixtures import STUDENTS, headless_chromium, running_server, wait_until_judged
+from serve_fixtures import sign_in_page, STUDENTS, headless_chromium, running_server, wait_until_judged
 from serve_http import Browser, basic
 
 from judge.serve.roster import TEACHER_SECRET_FILE
@@ -33,13 +32,6 @@ STUDENT_PAGES = {"problems": "", "problem": "problems/sum", "my-submissions": "s
                  "submission": "submissions/1", "scoreboard": "scoreboard", "refused": "problems/no-such-problem"}
 TEACHER_PAGES = {"teacher": "teacher", "teacher-submission": "submissions/1"}
 
-
-def _sign_in(page: object, url: str, user: str, password: str) -> None:
-    page.goto(url + "login")  # type: ignore[attr-defined]
-    page.fill("#id", user)  # type: ignore[attr-defined]
-    page.fill("#password", password)  # type: ignore[attr-defined]
-    page.click("#sign-in")  # type: ignore[attr-defined]
-    page.wait_for_url(re.compile(re.escape(url) + "(teacher)?$"))  # type: ignore[attr-defined]
 
 
 def _overflow(page: object) -> int:
@@ -77,7 +69,7 @@ def test_no_page_is_wider_than_a_phone_and_each_message_sits_under_its_test(tmp_
                 if who == KIM[0]:
                     page.screenshot(path=str(folder / f"serve-login-{size_name}.png"))
                     too_wide[f"login {size_name}"] = _overflow(page)
-                _sign_in(page, server.url, who, password)
+                sign_in_page(page, server.url, who, password)
                 for name, path in pages.items():
                     page.goto(server.url + path)
                     too_wide[f"{name} {size_name}"] = _overflow(page)

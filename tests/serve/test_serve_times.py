@@ -12,7 +12,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from http_session import signed_in
-from serve_fixtures import STUDENTS, headless_chromium, running_server
+from serve_fixtures import sign_in_page, STUDENTS, headless_chromium, running_server
 
 from judge.serve.roster import TEACHER_SECRET_FILE
 from judge.serve.store import Store
@@ -22,13 +22,6 @@ SEOUL, NEW_YORK = ZoneInfo("Asia/Seoul"), ZoneInfo("America/New_York")
 STUDENT_PAGES = ("", "problems/sum", "submissions", "scoreboard")
 
 
-def _sign_in(page: object, url: str, user: str, password: str) -> None:
-    page.goto(url + "login")  # type: ignore[attr-defined]
-    page.fill("#id", user)  # type: ignore[attr-defined]
-    page.fill("#password", password)  # type: ignore[attr-defined]
-    page.click("#sign-in")  # type: ignore[attr-defined]
-    page.wait_for_url(re.compile(re.escape(url) + "(teacher)?$"))  # type: ignore[attr-defined]
-
 
 def test_the_teacher_types_local_times_and_students_see_theirs_counting_down(tmp_path: Path) -> None:
     minute = int(time.time()) // 60 * 60
@@ -36,7 +29,7 @@ def test_the_teacher_types_local_times_and_students_see_theirs_counting_down(tmp
     with running_server(tmp_path) as server, headless_chromium() as browser:
         secret = (server.data / TEACHER_SECRET_FILE).read_text().strip()
         teacher = browser.new_context(timezone_id="Asia/Seoul", locale="en-US").new_page()  # type: ignore[attr-defined]
-        _sign_in(teacher, server.url, "teacher", secret)
+        sign_in_page(teacher, server.url, "teacher", secret)
         assert teacher.input_value("#zone") == "Asia/Seoul"
         teacher.fill("#start", datetime.fromtimestamp(start, SEOUL).strftime("%Y-%m-%dT%H:%M"))
         teacher.fill("#end", datetime.fromtimestamp(end, SEOUL).strftime("%Y-%m-%dT%H:%M"))
@@ -47,7 +40,7 @@ def test_the_teacher_types_local_times_and_students_see_theirs_counting_down(tmp
         assert teacher.input_value("#end") == datetime.fromtimestamp(end, SEOUL).strftime("%Y-%m-%dT%H:%M")
 
         student = browser.new_context(timezone_id="America/New_York", locale="en-US").new_page()  # type: ignore[attr-defined]
-        _sign_in(student, server.url, KIM[0], KIM[2])
+        sign_in_page(student, server.url, KIM[0], KIM[2])
         shown = datetime.fromtimestamp(end, NEW_YORK).strftime("%m/%d/%Y, %I:%M %p")
         for path in STUDENT_PAGES:
             student.goto(server.url + path)
