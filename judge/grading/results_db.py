@@ -1,5 +1,5 @@
 """results.sqlite, the results database of a gradebook folder: one row per (student, problem), written as each
-result arrives. (`judge serve` keeps its own database, judge/serve/store.py; this one is what `judge grade` and
+result arrives. (`judge serve` keeps its own database, judge/serve/store/; this one is what `judge grade` and
 serve's export write.)
 
 Only the grading process writes (workers return outcomes, they never touch the database), one transaction per

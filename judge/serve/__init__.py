@@ -1,6 +1,7 @@
 """`judge serve`: a classroom online judge in one command (students submit from a browser, verdicts arrive live).
 
-    store.py          the data folder's SQLite database: students, submissions (source stored before 201), settings,
+    store/            the data folder's SQLite database, a module per kind of row: students, submissions (source
+                      stored before 201), settings,
                       the fair order of pending submissions (everyone's first before anyone's second) and the cap,
                       browsers' sessions (idle and absolute lifetimes)
     roster.py         roster.csv read, missing passwords generated into passwords.csv, the teacher's secret

@@ -7,7 +7,8 @@ HMAC under a key that never leaves it (`VerifiedPasswords`), keyed with the stor
 password is checked again.
 
 Browsers carry a session cookie (HttpOnly, SameSite=Strict) holding only a random id; the session itself lives in
-the store (store.py), under an HMAC of that id with DIR's session key, so the database holds no usable cookie and a
+the store (store/sessions.py),
+under an HMAC of that id with DIR's session key, so the database holds no usable cookie and a
 new key ends every session. It records a fingerprint of the credential it was opened with (a student's stored
 hash, the teacher's secret): a changed password or a new teacher secret ends it too. Every form and every
 script's POST carries the session's CSRF token; before signing in, the login form's token is a cookie of its own.

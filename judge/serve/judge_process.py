@@ -1,4 +1,5 @@
-"""The judging process of `judge serve`: it claims queued submissions in the fair order (store.py), judges them on
+"""The judging process of `judge serve`: it claims queued submissions in the fair order
+(store/submissions.py), judges them on
 the batch executors `judge grade` uses (a local pool of `-j N` workers, or a Dask cluster), and stores each result
 under its claim. It shares nothing with the web server but the database, so judging never runs, blocks or crashes
 in the server's process.
@@ -18,7 +19,7 @@ breaks skips its own later tests, as `judge run` does). `judge run` and `judge g
 It watches its parent: once the server is gone (even by SIGKILL) it exits, and the local pool's workers, which
 watch it in turn, kill the submissions' processes and exit, so nothing is left running. The problems are read
 again when the teacher asks for it or for a rejudge (a new `problems_epoch`). A rejudge voids the claim of a run
-still going (store.py): that run keeps its worker until it ends, and its result is not stored.
+still going (store/submissions.py): that run keeps its worker until it ends, and its result is not stored.
 
 On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
 writes into the database (progress.py), since a worker on another machine has no database to write.

@@ -5,7 +5,8 @@ It rides along with the task (`SubmissionTask.listener`) and runs on the worker,
 measured. A local worker writes the database itself. A Dask worker (perhaps on another machine, without the
 file) logs the phase as a Dask event instead (`PROGRESS_TOPIC`); the judging process subscribes to those through
 its client and writes them (`DaskProgressRecorder`), off the client's event loop. Either way the write is
-store.py's `record_progress`: it gives up on a busy database rather than wait, and nothing here raises: progress
+store/submissions.py's
+`record_progress`: it gives up on a busy database rather than wait, and nothing here raises: progress
 is a courtesy, the verdict is what counts. A write only lands while the submission is still judged under the same
 claim.
 """

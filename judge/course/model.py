@@ -1,0 +1,73 @@
+"""The records of a course. They are read from the teacher's files (and serve's teacher page) and turned into
+grades by the modules beside this one; the exports (grades.csv, Canvas's and Moodle's CSV files) only present
+them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class LatePolicy:
+    """What happens after an assignment's due time. `max_days` 0 refuses every late submission; otherwise one is
+    accepted until `max_days` days after the due time (the hard deadline), with `percent_per_day` % of its credit
+    taken off for each day, or part of a day, it is late."""
+
+    percent_per_day: float = 0.0
+    max_days: float = 0.0
+
+    @property
+    def refuses_late(self) -> bool:
+        return self.max_days == 0
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Problems handed out together: open from `opens` (None: from the start) and due at `due` (Unix times)."""
+
+    id: str
+    title: str
+    problems: tuple[str, ...]
+    opens: float | None
+    due: float
+    late: LatePolicy = LatePolicy()
+
+
+@dataclass(frozen=True)
+class Extension:
+    """One student's own due time for one assignment; the late policy counts from it."""
+
+    student: str
+    assignment: str
+    due: float
+
+
+@dataclass(frozen=True)
+class Course:
+    """Every assignment, in the teacher's order, and every extension granted. A problem is in at most one
+    assignment; one in none follows the server's contest window."""
+
+    assignments: tuple[Assignment, ...] = ()
+    extensions: tuple[Extension, ...] = ()
+
+
+@dataclass(frozen=True)
+class AssignmentGrade:
+    """A student's grade for one assignment, after late credit: `points` of `max_points`, and `rule`, the rule
+    that made it, in words a student and an LMS column can carry (for example "on time", or "2 days late: 80 %
+    (10 % a day, at most 3 days)")."""
+
+    student: str
+    assignment: str
+    points: float
+    max_points: float
+    rule: str
+
+
+@dataclass(frozen=True)
+class CourseGrades:
+    """Every student's grade for every assignment, by (student id, assignment id)."""
+
+    assignments: tuple[Assignment, ...]
+    grades: Mapping[tuple[str, str], AssignmentGrade] = field(default_factory=dict)
