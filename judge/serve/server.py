@@ -217,8 +217,8 @@ def _opened_at(store: Store) -> float:
 
 def with_slow_lane(choice: ExecutorChoice) -> ExecutorChoice:
     """The local pool with as many spare processes as `-j`: a judging gone slow (an endless loop) makes room for a
-    fresh submission beside it and yields it the CPU (batch/executors/lanes.py), so two endless loops at once do
-    not hold every verdict of a class with `-j 2`. A Dask cluster is left as its workers size it."""
+    fresh submission beside it (batch/executors/lanes.py), so two endless loops at once do not hold every verdict
+    of a class with `-j 2`. A Dask cluster is left as its workers size it."""
     return choice if choice.scheduler is not None else dataclasses.replace(choice, spare=choice.jobs)
 
 

@@ -1,18 +1,20 @@
-"""How many judgings may be started now: `-j` at full speed, and, in `judge serve`'s local pool, spare slots that
+"""How many judgings may be started now: `-j` fresh ones, and, in `judge serve`'s local pool, spare slots that
 only the judgings gone slow make room for.
 
 With `-j 2` and two endless loops judging, a pool of two processes has nothing left for a fresh submission until
 one loop ends (up to three runs to 5.5 s of CPU each for Python), whatever the queue's order. So `judge serve`
-gives its pool `spare` more processes. A judging still counts against `-j` for its first `slow_after` seconds; past
-that it is slow, and it stops counting: a fresh submission may start beside it, in a spare process, up to
-`workers + spare` in all. The slow one then yields the CPU: its processes are reniced (local.py), so the fresh
-one runs near full speed and the slow one takes what is left.
+gives its pool `spare` more processes. A judging counts against `-j` for its first `slow_after` seconds; past that
+it is slow and stops counting: a fresh submission may start beside it, in a spare process, up to `workers + spare`
+in all. The slow one and the fresh one then share the cores, at the same priority.
 
-Why it stays fair: a program's CPU time is counted only while it runs, and the wall backstop does not count the
-time it waited for a CPU (runner/containment/waiting.py), so waiting changes neither verdict; a verdict near its
-limit is measured again and the least CPU time decides (judging/measuring.py). What it costs: a slow judging
-shares a core while a fresh one runs beside it (the caches, the SMT sibling), so its CPU times may read a little
-higher, and it is not pinned to a core of its own once every core is held (judging/pinning.py).
+Why verdicts do not change: a program's CPU time counts only while it runs, and the wall backstop leaves out the
+time it waited for a CPU (runner/containment/waiting.py); a verdict near its limit is measured again and the least
+CPU time decides (judging/measuring.py). At most twice `-j` programs share the cores, so a run waits at most about
+as long as it runs, far from runner/execute.py's WAITING_CEILING (4 x its wall limit), past which waiting counts.
+What it costs: while the cores are oversubscribed a run's CPU time reads a little higher (the caches, the SMT
+sibling), and a judging started while every core is held is not pinned (judging/pinning.py). The slow one is not
+reniced to leave the fresh one more of the core (tried at +5: no clear gain in the lab benchmark, and a loaded
+machine's other programs could then starve a slow-but-accepted run to that ceiling, a TLE).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-SLOW_AFTER_SECONDS = 2.0
-"""A judging that has gone on this long is slow: a lab's correct submission on a small problem is judged in under
-one second, an endless loop takes a Python time limit (5 s) per run."""
+SLOW_AFTER_SECONDS = 1.0
+"""A judging that has gone on this long is slow: a lab's correct submission on a small problem is judged in well
+under a second on a quiet machine, an endless loop takes a Python time limit (5 s) per run. (2 s was measured too:
+a fresh submission that came just after two slow ones waited that much longer.)"""
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,6 @@ then races through its remaining tests, cleaning up after each as usual, and the
   until the workers have finished their pairs and exited, and kills any worker still there after STOP_SECONDS.
 - A worker whose grading process vanished (SIGKILL, crash) notices that its parent changed, kills the
   submissions' processes until its pair is over, and exits instead of waiting forever for work.
-
-With spare processes (`judge serve`'s slow lane, lanes.py), a judging that goes on past `slow_after` seconds
-yields the CPU: a thread of its worker renices the judging's processes, every thread of each, to YIELDING_NICE, and
-the ones it starts later as they appear. The worker itself keeps its priority (an unprivileged process could not
-take it back for the next judging).
 """
 
 from __future__ import annotations
@@ -43,13 +38,6 @@ PARENT_CHECK_SECONDS = 0.5
 POLL_SECONDS = 0.02
 QUIET_SECONDS = 1.0
 """An orphaned worker's pair is over once no process has appeared under it for this long."""
-YIELDING_NICE = 5
-"""The niceness of a slow judging's processes. A fresh one beside it on a core gets about three quarters of it
-(CFS weights 1024 against 335). Not 19: a program that waits too long is ended at runner/execute.py's
-WAITING_CEILING times its wall limit, as a TLE, and at 19 a loaded machine's other programs would starve it there;
-at 5 it would take more than two busy programs per core besides the fresh ones."""
-YIELD_POLL_SECONDS = 0.1
-"""How often a slow judging's new processes (a test's run, a checker) are looked for, to be reniced."""
 
 
 class LocalExecutor:
@@ -92,17 +80,12 @@ class LocalExecutor:
 
     def _start(self, task: SubmissionTask) -> None:
         try:
-            future = self._submit_to_pool(task)
+            future = self._pool.submit(run_task, task)
         except BrokenProcessPool:  # the pool refuses work once a worker died: continue on a new one
             self._pool.shutdown(wait=True)
             self._pool = self._start_pool()
-            future = self._submit_to_pool(task)
+            future = self._pool.submit(run_task, task)
         self._running[future] = task
-
-    def _submit_to_pool(self, task: SubmissionTask) -> Future[SubmissionOutcome]:
-        if self._lanes.spare:
-            return self._pool.submit(_run_yielding_when_slow, task, self._lanes.slow_after)
-        return self._pool.submit(run_task, task)
 
     @property
     def workers(self) -> int:
@@ -205,51 +188,6 @@ def _prepare_worker(parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_now)
     threading.Thread(target=_watch_parent, args=(parent_pid,), name="watch-parent", daemon=True).start()
-
-
-def _run_yielding_when_slow(task: SubmissionTask, slow_after: float) -> SubmissionOutcome:
-    """`run_task` in a worker; once it has gone on `slow_after` seconds its processes yield the CPU (the module's
-    docstring)."""
-    done = threading.Event()
-    watcher = threading.Thread(target=_yield_when_slow, args=(done, slow_after), name="yield-when-slow", daemon=True)
-    watcher.start()
-    try:
-        return run_task(task)
-    finally:
-        done.set()
-        watcher.join()
-
-
-def _yield_when_slow(done: threading.Event, slow_after: float) -> None:
-    """After `slow_after` seconds, and until `done`, renice every thread of this worker's descendants."""
-    if done.wait(slow_after):
-        return
-    me = psutil.Process()
-    while True:
-        try:
-            descendants = me.children(recursive=True)
-        except psutil.NoSuchProcess:
-            return
-        for descendant in descendants:
-            _renice_threads(descendant.pid)
-        if done.wait(YIELD_POLL_SECONDS):
-            return
-
-
-def _renice_threads(pid: int) -> None:
-    """Each thread of `pid` to YIELDING_NICE at least (niceness is a thread's, and a JVM's threads start before
-    anyone could renice its first). A thread that is gone, or not ours to renice (a box under another account),
-    keeps its priority."""
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return
-    for thread in threads:
-        try:
-            if os.getpriority(os.PRIO_PROCESS, int(thread)) < YIELDING_NICE:
-                os.setpriority(os.PRIO_PROCESS, int(thread), YIELDING_NICE)
-        except OSError:
-            continue
 
 
 def _exit_now(signum: int, frame: FrameType | None) -> None:
