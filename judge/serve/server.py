@@ -22,6 +22,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
+from judge.course.assignments import ASSIGNMENTS_FILE
 from judge.course.extensions import EXTENSIONS_FILE
 from judge.errors import JudgeError
 from judge.options import RunOptions
@@ -189,9 +190,10 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             f"(kept in {request.data_dir / TEACHER_SECRET_FILE})"
         )
         if context.course_files.assignments:
+            course = context.course_files
             say(
-                f"course: {len(context.course_files.assignments)} assignment(s), "
-                f"{len(context.course_files.extensions)} extension(s) from {context.extensions_file}"
+                f"course: {len(course.assignments)} assignment(s) from {request.problems_dir / ASSIGNMENTS_FILE}, "
+                f"{len(course.extensions)} extension(s) from {context.extensions_file}"
             )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")

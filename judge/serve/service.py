@@ -80,7 +80,8 @@ class HttpRefusal(Exception):
 @dataclass
 class ServeContext:
     """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords) and
-    in `reload_problems`, which replaces `problems` whole (a request holding the old dict finishes with it).
+    in `reload_problems`, which replaces `problems` and `course_files` whole (a request holding the old ones
+    finishes with them).
     `clock` and `lifetimes` are the sessions' (a test gives its own)."""
 
     data_dir: Path
