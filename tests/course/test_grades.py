@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from judge.course.grades import Attempt, course_grades
 from judge.course.late_policy import DAY
@@ -56,3 +58,28 @@ def test_nothing_submitted_and_other_students_ignored() -> None:
     assert set(grades.grades) == {("lee", "week1"), ("lee", "week2")}
     assert grades.grades["lee", "week1"].points == 0
     assert grades.assignments == (WEEK, STRICT)
+
+
+attempts = st.lists(
+    st.builds(
+        Attempt,
+        student=st.sampled_from(["lee", "kim"]),
+        problem_id=st.sampled_from(["A", "B", "C"]),
+        submitted_at=st.floats(min_value=DUE - 2 * DAY, max_value=DUE + 5 * DAY),
+        fraction=st.floats(min_value=0, max_value=1),
+    ),
+    max_size=12,
+)
+
+
+@given(attempts, st.floats(min_value=DUE, max_value=DUE + 5 * DAY))
+def test_points_stay_within_0_and_100_and_an_extension_never_lowers_a_grade(tried: list[Attempt], due: float) -> None:
+    plain = course_grades(Course(assignments=(WEEK, STRICT)), tried, ["lee", "kim"])
+    extended = course_grades(
+        Course(assignments=(WEEK, STRICT), extensions=(Extension("lee", "week1", due), Extension("lee", "week2", due))),
+        tried,
+        ["lee", "kim"],
+    )
+    for key, grade in plain.grades.items():
+        assert 0 <= grade.points <= 100
+        assert extended.grades[key].points >= grade.points - 1e-9
