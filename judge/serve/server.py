@@ -22,6 +22,8 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
+from judge.course.assignments import ASSIGNMENTS_FILE
+from judge.course.extensions import EXTENSIONS_FILE
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.output_folder import FolderWords, one_writer_at_a_time
@@ -153,7 +155,9 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             max_pending=request.max_pending,
             opened_at=_opened_at(store),
             passwords=passwords,
+            extensions_file=request.roster.parent / EXTENSIONS_FILE,
         )
+        context.course_files = context.read_course_files(problems)
         max_connections = connections_within(raise_descriptor_limit())
         config = uvicorn.Config(
             create_app(context),
@@ -185,6 +189,12 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             f"teacher: sign in as {TEACHER_ID!r} with {context.teacher_secret} "
             f"(kept in {request.data_dir / TEACHER_SECRET_FILE})"
         )
+        if context.course_files.assignments:
+            course = context.course_files
+            say(
+                f"course: {len(course.assignments)} assignment(s) from {request.problems_dir / ASSIGNMENTS_FILE}, "
+                f"{len(course.extensions)} extension(s) from {context.extensions_file}"
+            )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
         judging = JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid())
