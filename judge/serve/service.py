@@ -275,7 +275,7 @@ class ServeContext:
         stored: int | None = None
         try:
             stored = self.store.add_submission(
-                NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
+                NewSubmission(caller.id, problem_id, chosen.key, name, source, submitted_at=now), self.max_pending
             )
         finally:
             if stored is None:  # refused by the cap (or not stored at all): not a submission of this minute

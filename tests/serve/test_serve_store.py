@@ -117,3 +117,16 @@ def test_an_announcement_is_edited_and_removed_by_its_id(tmp_path: Path) -> None
     assert store.remove_announcement(second.id) and not store.remove_announcement(second.id)
     assert not store.edit_announcement(second.id, "gone")
     assert [each.text for each in store.announcements()] == ["first, corrected"]
+
+
+def test_a_submission_keeps_the_moment_its_deadline_was_checked_at(tmp_path: Path) -> None:
+    """serve checks the assignment's hard deadline at one moment and stores that moment: a submission accepted
+    just before the deadline is never stamped just after it (and then left out of the grades)."""
+    store = _store(tmp_path)
+    checked_at = 1_700_000_000.25
+    submission_id = store.add_submission(
+        NewSubmission("kim", "sum", "python3", "a.py", b"print(1)\n", submitted_at=checked_at), 5
+    )
+    assert submission_id is not None
+    stored = store.submission(submission_id)
+    assert stored is not None and stored.submitted_at == checked_at

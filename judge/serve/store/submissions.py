@@ -119,6 +119,9 @@ class NewSubmission:
     language: str
     file_name: str
     source: bytes
+    submitted_at: float | None = None
+    """The moment the server checked its deadlines against (None: now): the stored time is the one the deadline
+    was checked at, so a submission accepted a millisecond before a hard deadline is not stamped after it."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,14 @@ class SubmissionRows(Database):
             cursor = connection.execute(
                 "INSERT INTO submissions (student, problem_id, language, file_name, source, submitted_at, status)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'queued')",
-                (new.student, new.problem_id, new.language, new.file_name, new.source, time.time()),
+                (
+                    new.student,
+                    new.problem_id,
+                    new.language,
+                    new.file_name,
+                    new.source,
+                    time.time() if new.submitted_at is None else new.submitted_at,
+                ),
             )
             return int(cursor.lastrowid or 0)
 
