@@ -3,4 +3,5 @@ late policy; extensions per student; and the grades that follow from them, the s
 its exports and `judge grade`.
 
     model.py          the records: LatePolicy, Assignment, Extension, Course, AssignmentGrade, CourseGrades
+    roster.py         roster.csv (id, name, password, email, sis_id, section), read once for serve and grade
 """

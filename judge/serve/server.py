@@ -22,6 +22,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
+from judge.course.roster import read_roster
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.output_folder import FolderWords, one_writer_at_a_time
@@ -38,7 +39,7 @@ from judge.serve.roster import (
     TEACHER_SECRET_FILE,
     RosterEntry,
     kept_secret,
-    read_roster,
+    with_passwords,
 )
 from judge.serve.service import ServeContext
 from judge.serve.store import DATABASE_NAME, Store, Student
@@ -139,7 +140,8 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         store = Store(request.data_dir)
         store.create()
         passwords = Passwords()
-        entries = read_roster(request.roster, request.data_dir)
+        roster = read_roster(request.roster)
+        entries = with_passwords(roster, request.data_dir)
         enrol(store, entries, passwords)
         sock = bind(request.host, request.port)
         https = request.certfile is not None
