@@ -4,4 +4,11 @@ its exports and `judge grade`.
 
     model.py          the records: LatePolicy, Assignment, Extension, Course, AssignmentGrade, CourseGrades
     roster.py         roster.csv (id, name, password, email, sis_id, section), read once for serve and grade
+    times.py          local times as the teacher writes them (in a named zone), shown in UTC; serve's contest
+                      window reads its times the same way
+    assignments.py    assignments.yaml (beside the problems) read into a Course, validated like problem.yaml
+    late_policy.py    what a submission at a moment is worth: on time, a late factor and its rule in words, or
+                      refused after the hard deadline
+    grades.py         Attempt and course_grades: each problem's best credited fraction, 100 points an assignment,
+                      and the rule that made each grade
 """

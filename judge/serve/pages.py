@@ -23,12 +23,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from judge.course.times import iso_time, shown_time
 from judge.errors import JudgeError
 from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
-from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
+from judge.serve.contest import countdown, input_time, with_form
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import language_name, submission_document
