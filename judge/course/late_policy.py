@@ -49,6 +49,11 @@ def closed_line(closed_at: float) -> str:
     return f"the assignment closed at {shown_time(closed_at)}; no more submissions are accepted"
 
 
+def credit_percent(worth: Credit) -> str:
+    """A late credit as the pages say it: `80 %`."""
+    return f"{number(worth.factor * 100)} %"
+
+
 def credit(submitted_at: float, due: float, policy: LatePolicy) -> Credit:
     """The credit of a submission at `submitted_at` for an assignment due at `due` (the student's extension, if
     they have one) under `policy`. On time up to and including the due time; refused after the hard deadline."""

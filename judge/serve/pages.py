@@ -23,6 +23,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from judge.course.extensions import extension_of
+from judge.course.late_policy import hard_deadline, policy_words
+from judge.course.state import AssignmentState, state_of, states
 from judge.course.times import iso_time, shown_time
 from judge.errors import JudgeError
 from judge.output_folder import FolderUnwritable
@@ -57,6 +60,8 @@ class Pages:
         self.env.filters["countdown"] = countdown
         self.env.filters["input_time"] = input_time
         self.env.filters["language_name"] = language_name
+        self.env.filters["late_words"] = policy_words
+        self.env.filters["closes"] = lambda assignment: hard_deadline(assignment.due, assignment.late)
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
 
     def statement(self, problem: Problem) -> StatementPage:
@@ -179,6 +184,7 @@ class Pages:
             solved=solved,
             tried=tried,
             window=context.settings().refusal(time.time()),
+            assignments=states(context.course(), caller.id, time.time()),
         )
 
     async def problem(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -201,6 +207,7 @@ class Pages:
             page=self.statement(problem),
             languages=language_choices(),
             last_language=context.last_language(caller.id) or "",
+            assignment=assignment_state(context, problem.id, caller.id),
         )
 
     async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -264,6 +271,9 @@ class Pages:
             exported=exported,
             counts=context.store.counts(),
             message=query.get("message", ""),
+            course=context.course_files,
+            granted=context.store.extensions(),
+            extensions_file=context.extensions_file,
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -330,6 +340,23 @@ class Pages:
             raise HttpRefusal(404, "no such announcement (removed already?)")
         return RedirectResponse(f"/teacher?message={said}", status_code=303)
 
+    async def grant_extension(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """An extension from the teacher's form, checked as extensions.csv's rows are; it overrides the file's."""
+        form = await request.form()
+        student, assignment, due = (str(form.get(name, "")).strip() for name in ("student", "assignment", "due"))
+        try:
+            granted = extension_of(student, assignment, due, context.course_files, context.store.students())
+        except JudgeError as error:
+            raise HttpRefusal(400, f"no extension granted: {error}") from None
+        context.store.grant_extension(granted)
+        return RedirectResponse("/teacher?message=extension+granted#course", status_code=303)
+
+    async def remove_extension(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        if not context.store.remove_extension(str(form.get("student", "")), str(form.get("assignment", ""))):
+            raise HttpRefusal(404, "no such extension granted on this page (removed already?)")
+        return RedirectResponse("/teacher?message=extension+removed#course", status_code=303)
+
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
         try:
@@ -371,9 +398,18 @@ class Pages:
                 self.teacher_only(self.edit_announcement),
                 methods=["POST"],
             ),
+            Route("/teacher/extensions", self.teacher_only(self.grant_extension), methods=["POST"]),
+            Route("/teacher/extensions/remove", self.teacher_only(self.remove_extension), methods=["POST"]),
             Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
         ]
+
+
+def assignment_state(context: ServeContext, problem_id: str, student: str) -> AssignmentState | None:
+    """The state of the assignment `problem_id` is in, for `student` (None: it is in none)."""
+    course = context.course()
+    assignment = course.assignment_of(problem_id)
+    return None if assignment is None else state_of(course, assignment, student, time.time())
 
 
 def not_run(row: StoredSubmission, test_names: list[str]) -> list[str]:

@@ -22,6 +22,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
+from judge.course.extensions import EXTENSIONS_FILE
 from judge.course.roster import read_roster
 from judge.errors import JudgeError
 from judge.options import RunOptions
@@ -155,7 +156,9 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             max_pending=request.max_pending,
             opened_at=_opened_at(store),
             passwords=passwords,
+            extensions_file=request.roster.parent / EXTENSIONS_FILE,
         )
+        context.course_files = context.read_course_files(problems)
         max_connections = connections_within(raise_descriptor_limit())
         config = uvicorn.Config(
             create_app(context),
@@ -187,6 +190,11 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             f"teacher: sign in as {TEACHER_ID!r} with {context.teacher_secret} "
             f"(kept in {request.data_dir / TEACHER_SECRET_FILE})"
         )
+        if context.course_files.assignments:
+            say(
+                f"course: {len(context.course_files.assignments)} assignment(s), "
+                f"{len(context.course_files.extensions)} extension(s) from {context.extensions_file}"
+            )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
         judging = JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid())

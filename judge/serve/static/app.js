@@ -190,6 +190,7 @@ function drawScoreboard(table, board) {
       if (c.solved) text = "+" + (c.attempts ? c.attempts : "") + " " + c.minutes + "'";
       else if (c.attempts) text = "-" + c.attempts;
       if (c.points !== null) text += " " + c.points;
+      if (c.late) text += " " + c.late;
       if (c.pending) text += " ?" + c.pending;
       cell(row, text, c.solved ? "solved" : c.attempts ? "failed" : "");
     }

@@ -15,11 +15,13 @@ Files: `database.py` (the file, its connections, the schema version), then one m
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
 `settings.py` (settings and announcements), `sessions.py`. A new kind of row is a new module and one line in
 `Store` below.
+- `extensions.py`: a course's extensions granted on the teacher's page.
 """
 
 from __future__ import annotations
 
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
+from judge.serve.store.extensions import EXTENSIONS_SCHEMA, ExtensionRows
 from judge.serve.store.sessions import SESSIONS_PER_USER, SESSIONS_SCHEMA, SessionLifetimes, SessionRows, StoredSession
 from judge.serve.store.settings import PROBLEMS_EPOCH, SETTINGS_SCHEMA, Announcement, SettingRows
 from judge.serve.store.students import STUDENTS_SCHEMA, Student, StudentRows
@@ -54,7 +56,7 @@ __all__ = [
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows):
+class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, ExtensionRows):
     """The whole database: every kind of row, over one connection per thread."""
 
-    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA)
+    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA, EXTENSIONS_SCHEMA)
