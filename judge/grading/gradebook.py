@@ -21,6 +21,7 @@ from judge.class_folder import ClassFolder, Unmatched
 from judge.course.model import Assignment, CourseGrades
 from judge.course.roster import Roster
 from judge.grading.results_db import StoredResult
+from judge.judging.results import SubmissionResult
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
 
@@ -87,14 +88,7 @@ class Gradebook:
         return self.results.get((student, problem_id))
 
     def pair_score(self, result: StoredResult) -> float:
-        report = result.result
-        if report is not None and report.score is not None and report.max_score:
-            return report.score / report.max_score  # a scored problem: its score, as a fraction of the most
-        if result.verdict is Verdict.AC:
-            return 1.0
-        if self.partial and result.tests_total:
-            return result.tests_passed / result.tests_total
-        return 0.0
+        return fraction(result.verdict, result.result, result.tests_passed, result.tests_total, partial=self.partial)
 
     @property
     def max_score(self) -> int:
@@ -170,6 +164,20 @@ class Gradebook:
             "error": result.error,
             "report": result.result.to_dict() if result.result is not None else None,
         }
+
+
+def fraction(
+    verdict: Verdict, report: SubmissionResult | None, tests_passed: int, tests_total: int, *, partial: bool
+) -> float:
+    """What a judged submission scores, 0..1 (the module's docstring): one rule for a gradebook's pairs and for
+    every submission serve's export grades by the late policy."""
+    if report is not None and report.score is not None and report.max_score:
+        return report.score / report.max_score  # a scored problem: its score, as a fraction of the most
+    if verdict is Verdict.AC:
+        return 1.0
+    if partial and tests_total:
+        return tests_passed / tests_total
+    return 0.0
 
 
 ROSTER_FIELDS = ("email", "sis_id", "section")

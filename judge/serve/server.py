@@ -157,6 +157,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             opened_at=_opened_at(store),
             passwords=passwords,
             extensions_file=request.roster.parent / EXTENSIONS_FILE,
+            roster=roster,
         )
         context.course_files = context.read_course_files(problems)
         max_connections = connections_within(raise_descriptor_limit())
