@@ -118,3 +118,14 @@ def test_grades_json_carries_the_roster_the_assignments_and_each_grades_rule(tmp
     week1, week2 = document["assignments"]
     assert (week1["due"], week1["late"]) == (1_700_000_000.0, {"percent_per_day": 10, "max_days": 3})
     assert week2["due"] is None and week2["opens"] == 1_690_000_000.0  # due never: null, not Infinity
+
+
+def test_a_folder_name_without_a_roster_is_inert_in_both_lms_files(tmp_path: Path) -> None:
+    gradebook = _gradebook(tmp_path)
+    bare = Gradebook(gradebook.problems, (HOSTILE_NAME, "kim\x1b[2J"), {}, (), "by-student", False,
+                     gradebook.generated_at, course=CourseGrades((WEEK1,), {}))
+    canvas = _rows(GRADEBOOK_VIEWS["canvas"].render(bare))
+    moodle = _rows(GRADEBOOK_VIEWS["moodle"].render(bare))
+    assert [row[0] for row in canvas[2:]] == ["'" + HOSTILE_NAME, "kim\\x1b[2J"]
+    assert [row[2] for row in moodle[1:]] == ["'" + HOSTILE_NAME, "kim\\x1b[2J"]
+    assert canvas[1] == ["Points Possible", "", "", "", "", ""]  # nobody graded: no points to claim
