@@ -4,9 +4,12 @@ grades in the Gradebook?" and the gradebook's own CSV export describe it: the id
 is `Points Possible`, with each assignment's most points, which a new assignment column takes as its points.
 
 `Student` is the roster's name (the id without a roster), `SIS User ID` its `sis_id`, `Section` its `section`.
-`ID` (Canvas's own user number) and `SIS Login ID` are left empty: the judge cannot know them, and Canvas matches
-a row by the ids it is given, asking the teacher to match the others by name. A cell is the assignment's points
-after late credit (empty with no grade); the rule each grade used is in grades.csv and grades.json.
+`ID` (Canvas's own user number) and `SIS Login ID` are left empty: the judge cannot know them. Canvas's importer
+(canvas-lms, GradebookImporter) takes the header for one when its first cells match `Student`, `ID` and its
+fifth `Section`, matches a row by `SIS User ID`, else by the student's name (or "Last, First"), and asks the
+teacher about the rest. A column title ending in `(digits)` is read as a Canvas assignment's id, and one named
+like `Final Score` at the end is dropped as Canvas's own: name assignments otherwise. A cell is the assignment's
+points after late credit (empty with no grade); the rule each grade used is in grades.csv and grades.json.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ the "Grade item mappings" put on an existing item or a new one named by the colu
 
 The mapping columns are Moodle's own export's names: `ID number` (the roster's `sis_id`), `Email address` (its
 `email`); and `Username`, the judge's id, for a class whose ids are its Moodle user names. Then one column per
-assignment, named by its title, holding the points after late credit (empty with no grade: Moodle leaves that
-grade as it is). The rule each grade used is in grades.csv and grades.json.
+assignment, named by its title, holding the points after late credit (empty with no grade, which Moodle imports
+as no grade). Moodle skips a row whose mapping cell is empty, so a student without the e-mail or ID number the
+teacher maps from is left out, not refused. The rule each grade used is in grades.csv and grades.json.
 """
 
 from __future__ import annotations
