@@ -13,9 +13,11 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from conftest import write_problem
-from serve_fixtures import AC_SOURCE, STUDENTS, judge_env, running_server, wait_until_judged, write_problems, write_roster
+from serve_fixtures import (AC_SOURCE, STUDENTS, headless_chromium, judge_env, running_server, sign_in_page,
+                            wait_until_judged, write_problems, write_roster)
 from serve_http import Browser, basic
 
 from judge.course.late_policy import DAY, closed_line
@@ -24,6 +26,7 @@ from judge.serve.roster import TEACHER_SECRET_FILE
 from judge.serve.store import Store
 
 KIM, LEE = STUDENTS
+NEW_YORK = ZoneInfo("America/New_York")
 MINUTE = int(time.time()) // 60 * 60
 """Every time of the course is a whole minute (assignments.yaml's times are), so the test knows them exactly."""
 STRICT_DUE = MINUTE - DAY
@@ -187,3 +190,27 @@ def test_a_malformed_assignments_file_is_one_line_at_start_and_on_reading_again(
         assert answer.status == 303
         assert "the problems were not read again (the old ones stay): " in teacher.get(answer.header("location")).body
         assert submit(url, KIM, "sum")[0] == 201  # the course read at start still holds, with kim's extension
+
+
+def test_in_chromium_a_student_sees_the_states_in_local_time_and_their_extension(tmp_path: Path) -> None:
+    write_course(tmp_path)
+    with running_server(tmp_path) as server, headless_chromium() as browser:
+        kim = browser.new_context(timezone_id="America/New_York", locale="en-US").new_page()  # type: ignore[attr-defined]
+        sign_in_page(kim, server.url, KIM[0], KIM[2])
+        strict = kim.locator("#assignment-strict")
+        assert strict.locator("[data-phase]").get_attribute("data-phase") == "open"
+        assert re.fullmatch(r"in (1 d 0 h|23 h \d\d min)", strict.locator(".countdown").inner_text())
+        shown = [each.replace("\u202f", " ") for each in strict.locator("time").all_inner_texts()]
+        assert shown == [datetime.fromtimestamp(moment, NEW_YORK).strftime("%m/%d/%Y, %I:%M %p")
+                         for moment in (KIM_DUE, KIM_DUE, STRICT_DUE)]  # due, then the extension's line
+        assert "your extension: due" in strict.locator(".extension").inner_text()
+        kim.goto(server.url + "problems/sum")
+        assert "your extension: due" in kim.locator("#assignment-state").inner_text()
+
+        lee = browser.new_context(timezone_id="Asia/Seoul", locale="en-US").new_page()  # type: ignore[attr-defined]
+        sign_in_page(lee, server.url, LEE[0], LEE[2])
+        assert lee.locator("#assignment-strict").inner_text().startswith("Strict (sum): closed at ")
+        assert lee.locator("#assignment-strict .extension").count() == 0
+        late = lee.locator("#assignment-tenpercent").inner_text()
+        assert "late: 2 days late: 80 % (10 % a day, at most 3 days) until" in late
+        assert re.search(r"\(in 1 d \d+ h\)$", late)  # counting down to the hard deadline, 1.5 days away
