@@ -98,3 +98,16 @@ def test_a_missing_assignments_file_or_a_bad_roster_is_refused_before_judging(tm
     done = judge_cli("grade", problems, root, "--out", tmp_path / "out", "--roster", tmp_path / "roster.csv")
     assert_usage_error(done, f"{tmp_path / 'roster.csv'}: unknown column 'phone'")
     assert not (tmp_path / "out" / "results.sqlite").exists()
+
+
+def test_an_extension_beside_the_roster_counts_as_in_judge_serve(tmp_path: Path, capsys) -> None:
+    problems = write_problems(tmp_path / "problems")
+    (problems / "assignments.yaml").write_text(ASSIGNMENTS, encoding="utf-8")
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    (tmp_path / "extensions.csv").write_text("student,assignment,due\nbob,week1,2026-03-11 12:00\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert judge_main("grade", problems, _class(tmp_path), "--out", out, "--roster", tmp_path / "roster.csv",
+                      "-j", "1", "--quiet") == 0
+    capsys.readouterr()
+    assert _rows(out / "canvas.csv")[3] == ["Bob Lee", "", "S-2", "", "B", "100", "0"]  # due 2 days later for bob
+    assert _rows(out / "grades.csv")[2][-4:-2] == ["100", "on time"]
