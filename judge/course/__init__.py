@@ -3,6 +3,7 @@ late policy; extensions per student; and the grades that follow from them, the s
 its exports and `judge grade`.
 
     model.py          the records: LatePolicy, Assignment, Extension, Course, AssignmentGrade, CourseGrades
+    roster.py         roster.csv (id, name, password, email, sis_id, section), read once for serve and grade
     times.py          local times as the teacher writes them (in a named zone), shown in UTC; serve's contest
                       window reads its times the same way
     assignments.py    assignments.yaml (beside the problems) read into a Course, validated like problem.yaml

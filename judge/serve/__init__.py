@@ -4,7 +4,7 @@
                       stored before 201), settings,
                       the fair order of pending submissions (everyone's first before anyone's second) and the cap,
                       browsers' sessions (idle and absolute lifetimes)
-    roster.py         roster.csv read, missing passwords generated into passwords.csv, the teacher's secret
+    roster.py         the roster's passwords: missing ones generated into passwords.csv; the teacher's id and secret
     auth.py           who is calling: argon2 password hashes, HTTP Basic or a session cookie (a random id), CSRF,
                       rate limits per (id, address)
     judge_process.py  the judging process: claims submissions, judges them on the batch executors, stores results

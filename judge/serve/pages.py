@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from judge.course.assignments import ASSIGNMENTS_FILE
 from judge.course.extensions import extension_of
 from judge.course.late_policy import hard_deadline, policy_words
 from judge.course.state import AssignmentState, state_of, states
@@ -34,7 +35,7 @@ from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
 from judge.serve.contest import countdown, input_time, with_form
 from judge.serve.drafts import Draft
-from judge.serve.exports import EXPORT_FILES, export
+from judge.serve.exports import EXPORT_FILES, ExportCourse, export
 from judge.serve.feedback import language_name, submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
@@ -359,10 +360,17 @@ class Pages:
 
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
+        course = context.course()
+        source = str(context.problems_dir / ASSIGNMENTS_FILE) if course.assignments else None
+        graded = ExportCourse(course, source, context.roster)
         try:
-            pending = await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+            pending = await run_in_threadpool(
+                export, context.store, context.problems, students, context.export_dir, graded
+            )
         except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
             raise HttpRefusal(507 if failure.full else 500, f"not exported: {failure}") from None
+        except JudgeError as error:  # the course's files contradict the problems (an assignment id a problem's)
+            raise HttpRefusal(400, f"not exported: {error}") from None
         if pending:  # a rejudge under way: say which grades are not final rather than leave them blank silently
             cells = ", ".join(f"{student}/{problem}" for student, problem in pending)
             message = (

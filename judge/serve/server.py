@@ -24,6 +24,7 @@ from pathlib import Path
 from judge.batch.executors import ExecutorChoice
 from judge.course.assignments import ASSIGNMENTS_FILE
 from judge.course.extensions import EXTENSIONS_FILE
+from judge.course.roster import read_roster
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.output_folder import FolderWords, one_writer_at_a_time
@@ -40,7 +41,7 @@ from judge.serve.roster import (
     TEACHER_SECRET_FILE,
     RosterEntry,
     kept_secret,
-    read_roster,
+    with_passwords,
 )
 from judge.serve.service import ServeContext
 from judge.serve.store import DATABASE_NAME, Store, Student
@@ -141,7 +142,8 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         store = Store(request.data_dir)
         store.create()
         passwords = Passwords()
-        entries = read_roster(request.roster, request.data_dir)
+        roster = read_roster(request.roster)
+        entries = with_passwords(roster, request.data_dir)
         enrol(store, entries, passwords)
         sock = bind(request.host, request.port)
         https = request.certfile is not None
@@ -156,6 +158,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             opened_at=_opened_at(store),
             passwords=passwords,
             extensions_file=request.roster.parent / EXTENSIONS_FILE,
+            roster=roster,
         )
         context.course_files = context.read_course_files(problems)
         max_connections = connections_within(raise_descriptor_limit())

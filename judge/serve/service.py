@@ -18,6 +18,7 @@ from starlette.requests import Request
 from judge.course.assignments import ASSIGNMENTS_FILE, read_course
 from judge.course.extensions import read_extensions
 from judge.course.model import Course
+from judge.course.roster import Roster
 from judge.course.state import submission_refusal
 from judge.errors import SubmissionError
 from judge.languages.catalog import LANGUAGES
@@ -103,6 +104,9 @@ class ServeContext:
     course_files: Course = field(default_factory=Course)
     """The course as the files say it (assignments.yaml, extensions.csv); `course()` adds the teacher page's."""
     extensions_file: Path | None = None
+    roster: Roster | None = None
+    """The roster as the server read it at its start: the names, e-mails, SIS ids and sections the exports carry
+    (None in a test's in-process context: the exports name the stored students only)."""
 
     @property
     def export_dir(self) -> Path:
