@@ -15,6 +15,7 @@ from judge.course.model import Assignment, AssignmentGrade, Course, CourseGrades
 
 MAX_POINTS = 100.0
 NOT_SUBMITTED = "not submitted"
+ONLY_AFTER_CLOSING = "submitted only after the assignment closed: no credit"
 
 
 @dataclass(frozen=True)
@@ -61,15 +62,17 @@ def _best(attempts: Iterable[Attempt], due: float, assignment: Assignment) -> _B
     """The attempt with the most credit; of equal credit, the one with the better factor (an on-time 0 says
     more than a late 0), then the earliest."""
     best: tuple[tuple[float, float, float], _Best] | None = None
+    refused_only: _Best | None = None
     for attempt in attempts:
         worth = credit(attempt.submitted_at, due, assignment.late)
-        if worth.refused:
+        if worth.refused:  # counted for nothing, but the grade says why, not "not submitted"
+            refused_only = _Best(0.0, Credit(0.0, ONLY_AFTER_CLOSING, refused=True))
             continue
         credited = max(0.0, min(1.0, attempt.fraction)) * worth.factor
         key = (credited, worth.factor, -attempt.submitted_at)
         if best is None or key > best[0]:
             best = (key, _Best(credited, worth))
-    return None if best is None else best[1]
+    return refused_only if best is None else best[1]
 
 
 def _rule_of(bests: dict[str, _Best | None]) -> str:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.course.grades import Attempt, course_grades
+from judge.course.grades import ONLY_AFTER_CLOSING, Attempt, course_grades
 from judge.course.late_policy import DAY
 from judge.course.model import Assignment, Course, Extension, LatePolicy
 
@@ -47,10 +47,10 @@ def test_an_extension_moves_the_due_time_for_that_student_only() -> None:
     assert grade(attempts, "lee") == (pytest.approx(90), "1 day late: 90 % (10 % a day, at most 3 days)")
 
 
-def test_a_refused_attempt_counts_for_nothing() -> None:
+def test_a_refused_attempt_counts_for_nothing_and_the_grade_says_why() -> None:
     points, rule = grade([Attempt("lee", "C", DUE + 1, 1.0)], assignment="week2")
-    assert (points, rule) == (0, "not submitted")
-    assert grade([Attempt("lee", "A", DUE + 3 * DAY + 1, 1.0)]) == (0, "not submitted")
+    assert (points, rule) == (0, ONLY_AFTER_CLOSING)
+    assert grade([Attempt("lee", "A", DUE + 3 * DAY + 1, 1.0)]) == (0, f"A: {ONLY_AFTER_CLOSING}; B: not submitted")
 
 
 def test_nothing_submitted_and_other_students_ignored() -> None:
