@@ -33,6 +33,7 @@ from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
 from judge.serve.feedback import language_name, submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
+from judge.serve.rejudges import changes_seen_by, latest_report, reason_given, report, report_csv
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters, StoredSubmission
@@ -214,7 +215,8 @@ class Pages:
 
     async def my_submissions(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         rows = context.store.submissions(Filters(student=caller.id))
-        return self.render(request, "submissions.html", caller=caller, rows=rows)
+        rejudged = changes_seen_by(context.store, caller.id)
+        return self.render(request, "submissions.html", caller=caller, rows=rows, rejudged=rejudged)
 
     async def submission(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -234,6 +236,9 @@ class Pages:
             document=submission_document(row, teacher=caller.teacher),
             test_names=test_names,
             not_run=not_run(row, test_names),
+            rejudged=context.store.rejudged_entries(submission_id=row.id)
+            if caller.teacher
+            else changes_seen_by(context.store, caller.id, row.id),
         )
 
     async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -263,6 +268,8 @@ class Pages:
             exported=exported,
             counts=context.store.counts(),
             message=query.get("message", ""),
+            rejudge_report=latest_report(context.store),
+            rejudges=context.store.rejudges(),
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -271,21 +278,26 @@ class Pages:
         form = await request.form()
         target = str(form.get("target", ""))
         try:
+            reason = reason_given(str(form.get("reason", "")))
+        except ValueError as error:
+            raise HttpRefusal(400, f"not rejudged: {error}") from None
+        try:
             await run_in_threadpool(context.reload_problems)
         except JudgeError as error:
             raise HttpRefusal(400, f"not rejudged: the problems folder does not read: {error}") from None
         if target == "submission":
             try:
-                count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
+                done = context.store.requeue(reason=reason, submission_id=int(str(form.get("submission", ""))))
             except ValueError:
                 raise HttpRefusal(400, "give the submission's number") from None
         elif target == "problem" and str(form.get("problem", "")) in context.problems:
-            count = context.store.requeue(problem_id=str(form.get("problem")))
+            done = context.store.requeue(reason=reason, problem_id=str(form.get("problem")))
         elif target == "all":
-            count = context.store.requeue()
+            done = context.store.requeue(reason=reason)
         else:
             raise HttpRefusal(400, "rejudge what? a submission, a problem of the list, or all")
-        return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
+        said = f"{done.count}+submission(s)+queued+again"  # the teacher's page shows the latest rejudge's report
+        return RedirectResponse(f"/teacher?message={said}#rejudge-report", status_code=303)
 
     async def reload(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -350,6 +362,29 @@ class Pages:
             raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
 
+    # rejudge reports -------------------------------------------------------------------------------------------
+
+    async def rejudge_report(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """One rejudge's report (the teacher's page shows the latest)."""
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        return self.render(
+            request, "rejudge_page.html", caller=caller, rejudge_report=found, students=context.store.students()
+        )
+
+    async def rejudge_csv(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        names = {student.id: student.name for student in context.store.students().values()}
+        name = f"rejudge-{found.rejudge.id}.csv"
+        return Response(
+            report_csv(found, names),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
     def routes(self) -> list[Route]:
         return [
             Route("/login", self.login, methods=["GET", "POST"]),
@@ -372,6 +407,8 @@ class Pages:
             ),
             Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
+            Route("/teacher/rejudges/{rejudge_id:int}", self.teacher_only(self.rejudge_report)),
+            Route("/teacher/rejudges/{rejudge_id:int}.csv", self.teacher_only(self.rejudge_csv)),
         ]
 
 

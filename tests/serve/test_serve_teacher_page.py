@@ -91,7 +91,7 @@ def test_the_teachers_page_and_the_students_pages_say_what_they_mean(tmp_path: P
         assert "Python 3" in _page(kim, "submissions/1")
 
         with judging_stopped(server.process.pid):
-            _post(teacher, "teacher/rejudge", {"target": "problem", "problem": "sum"})
+            _post(teacher, "teacher/rejudge", {"target": "problem", "problem": "sum", "reason": "r"})
             page = _post(teacher, "teacher/export", {})
         assert re.search(r"exported, but 2 grade\(s\) wait for a judging under way .*: kim/sum, lee/sum;", page), page
 
