@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -28,6 +29,7 @@ from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
+from judge.serve.clarifications import MAX_QUESTION, ClarificationDesk, visible
 from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, export
@@ -58,6 +60,7 @@ class Pages:
         self.env.filters["input_time"] = input_time
         self.env.filters["language_name"] = language_name
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
+        self.desk = ClarificationDesk(context.store)  # the students' questions, and their per-minute limit
 
     def statement(self, problem: Problem) -> StatementPage:
         """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
@@ -201,6 +204,8 @@ class Pages:
             page=self.statement(problem),
             languages=language_choices(),
             last_language=context.last_language(caller.id) or "",
+            clarifications=[each for each in visible(context.store, caller) if each.problem_id == problem.id],
+            max_question=MAX_QUESTION,
         )
 
     async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -270,6 +275,7 @@ class Pages:
             message=query.get("message", ""),
             rejudge_report=latest_report(context.store),
             rejudges=context.store.rejudges(),
+            clarifications=visible(context.store, caller),
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -362,7 +368,7 @@ class Pages:
             raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
 
-    # rejudge reports -------------------------------------------------------------------------------------------
+    # rejudge reports and clarifications -------------------------------------------------------------------------
 
     async def rejudge_report(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         """One rejudge's report (the teacher's page shows the latest)."""
@@ -384,6 +390,29 @@ class Pages:
             media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
+
+    async def ask(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """A student's question (POST), sent back to the problem's page; a GET (a refused form's redirect) goes
+        there too, with the refusal's line."""
+        problem_id = request.path_params["problem_id"]
+        page = f"/problems/{quote(problem_id, safe='')}"
+        if request.method == "GET":
+            draft = context.drafts.take(csrf_token(request, context), request.url.path)
+            if draft is not None:
+                return self.sent_back(request, Draft(page, draft.message, draft.fields))
+            return RedirectResponse(page, status_code=303)
+        question = str((await request.form()).get("question", ""))
+        try:
+            await run_in_threadpool(self.desk.ask, caller, problem_id, set(context.problems), question)
+        except HttpRefusal as refusal:
+            kept = {"question": question[:MAX_QUESTION]}
+            return self.sent_back(request, Draft(page, refusal.message, kept))
+        return RedirectResponse(f"{page}#clarifications", status_code=303)
+
+    async def answer(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        self.desk.answer(request.path_params["clarification_id"], str(form.get("answer", "")), str(form.get("to")))
+        return RedirectResponse("/teacher?message=answered#clarifications", status_code=303)
 
     def routes(self) -> list[Route]:
         return [
@@ -409,6 +438,8 @@ class Pages:
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
             Route("/teacher/rejudges/{rejudge_id:int}", self.teacher_only(self.rejudge_report)),
             Route("/teacher/rejudges/{rejudge_id:int}.csv", self.teacher_only(self.rejudge_csv)),
+            Route("/problems/{problem_id}/questions", self.signed_in(self.ask), methods=["GET", "POST"]),
+            Route("/teacher/clarifications/{clarification_id:int}", self.teacher_only(self.answer), methods=["POST"]),
         ]
 
 

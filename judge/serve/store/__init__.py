@@ -14,11 +14,13 @@ BEGIN IMMEDIATE ... COMMIT), so a kept connection holds no lock and no snapshot 
 Files: `database.py` (the file, its connections, the schema version), then one module per kind of row, each a
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
 `settings.py` (settings and announcements), `sessions.py`, `rejudges.py` (each rejudge's reason and the results
-it replaced). A new kind of row is a new module and one line in `Store` below.
+it replaced), `clarifications.py` (students' questions and the teacher's answers). A new kind of row is a new
+module and one line in `Store` below.
 """
 
 from __future__ import annotations
 
+from judge.serve.store.clarifications import CLARIFICATIONS_SCHEMA, Clarification, ClarificationRows
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
 from judge.serve.store.rejudges import REJUDGES_SCHEMA, Judged, Rejudge, RejudgedEntry, RejudgeRows, Requeued
 from judge.serve.store.sessions import SESSIONS_PER_USER, SESSIONS_SCHEMA, SessionLifetimes, SessionRows, StoredSession
@@ -42,6 +44,7 @@ __all__ = [
     "SESSIONS_PER_USER",
     "Announcement",
     "Claimed",
+    "Clarification",
     "Database",
     "Filters",
     "Judged",
@@ -59,7 +62,7 @@ __all__ = [
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, RejudgeRows):
+class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, RejudgeRows, ClarificationRows):
     """The whole database: every kind of row, over one connection per thread."""
 
     SCHEMAS = (
@@ -68,4 +71,5 @@ class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, RejudgeRows):
         SETTINGS_SCHEMA,
         SESSIONS_SCHEMA,
         REJUDGES_SCHEMA,
+        CLARIFICATIONS_SCHEMA,
     )
