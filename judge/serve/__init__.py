@@ -1,7 +1,7 @@
 """`judge serve`: a classroom online judge in one command (students submit from a browser, verdicts arrive live).
 
     store/            the data folder's SQLite database, a module per kind of row: students, submissions (source
-                      stored before 201), settings,
+                      stored before 201), settings, rejudges (the results a rejudge replaced), clarifications,
                       the fair order of pending submissions (everyone's first before anyone's second) and the cap,
                       browsers' sessions (idle and absolute lifetimes)
     roster.py         the roster's passwords: missing ones generated into passwords.csv; the teacher's id and secret
@@ -12,6 +12,10 @@
                       judged (by a local worker itself; a Dask worker's arrive as Dask events, written by the
                       judging process)
     contest.py        the teacher's settings: contest window, scoreboard hidden or frozen, announcements
+    rejudges.py       what a rejudge changed: the teacher's report (page and CSV, old and new verdict per student
+                      and problem, pending until judged) and the line a student whose result changed reads
+    clarifications.py students' questions about a problem and the teacher's answers (to the asker or to
+                      everyone): who may read which, the questions' bounds and rate limit
     feedback.py       what a caller is shown of a submission (BOJ's policy for students, everything for the teacher)
     scoreboard.py     ICPC rows (solved, penalty, attempts) and points, with the freeze
     statement.py      statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote

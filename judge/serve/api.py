@@ -5,6 +5,7 @@
     GET  /api/submissions/{id}   the status, "feedback" (the policy) and "result" (feedback.py says which shape)
     GET  /api/scoreboard         the scoreboard as the caller may see it
     GET  /api/problems           the problems' ids and titles
+    GET  /api/clarifications     the questions and answers the caller may read (clarifications.py decides)
 
 Scripts authenticate with HTTP Basic (id and password); browsers with the session cookie, and then a POST must
 carry the session's CSRF token in the X-CSRF-Token header. A POST with Basic credentials that a browser marks as
@@ -25,6 +26,7 @@ from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
 from judge.serve.auth import CSRF_HEADER, Caller, from_another_site
+from judge.serve.clarifications import visible_documents
 from judge.serve.feedback import submission_document, submission_status
 from judge.serve.forms import csrf_holds, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext
@@ -137,6 +139,10 @@ async def _get_problems(request: Request, context: ServeContext, caller: Caller)
     )
 
 
+async def _get_clarifications(request: Request, context: ServeContext, caller: Caller) -> Response:
+    return _AsciiJSON(visible_documents(context.store, caller))
+
+
 def api_routes(context: ServeContext) -> list[Route]:
     return [
         Route("/api/submissions", _signed_in(context, _post_submission), methods=["POST"]),
@@ -144,4 +150,5 @@ def api_routes(context: ServeContext) -> list[Route]:
         Route("/api/submissions/{submission_id}", _signed_in(context, _get_submission), methods=["GET"]),
         Route("/api/scoreboard", _signed_in(context, _get_scoreboard), methods=["GET"]),
         Route("/api/problems", _signed_in(context, _get_problems), methods=["GET"]),
+        Route("/api/clarifications", _signed_in(context, _get_clarifications), methods=["GET"]),
     ]

@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -33,11 +34,13 @@ from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
+from judge.serve.clarifications import MAX_QUESTION, ClarificationDesk, visible
 from judge.serve.contest import countdown, input_time, with_form
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, ExportCourse, export
 from judge.serve.feedback import language_name, submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
+from judge.serve.rejudges import changes_seen_by, latest_report, reason_given, report, report_csv
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters, StoredSubmission
@@ -64,6 +67,7 @@ class Pages:
         self.env.filters["late_words"] = policy_words
         self.env.filters["closes"] = lambda assignment: hard_deadline(assignment.due, assignment.late)
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
+        self.desk = ClarificationDesk(context.store)  # the students' questions, and their per-minute limit
 
     def statement(self, problem: Problem) -> StatementPage:
         """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
@@ -209,6 +213,8 @@ class Pages:
             languages=language_choices(),
             last_language=context.last_language(caller.id) or "",
             assignment=assignment_state(context, problem.id, caller.id),
+            clarifications=[each for each in visible(context.store, caller) if each.problem_id == problem.id],
+            max_question=MAX_QUESTION,
         )
 
     async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -223,7 +229,8 @@ class Pages:
 
     async def my_submissions(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         rows = context.store.submissions(Filters(student=caller.id))
-        return self.render(request, "submissions.html", caller=caller, rows=rows)
+        rejudged = changes_seen_by(context.store, caller.id)
+        return self.render(request, "submissions.html", caller=caller, rows=rows, rejudged=rejudged)
 
     async def submission(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -243,6 +250,9 @@ class Pages:
             document=submission_document(row, teacher=caller.teacher),
             test_names=test_names,
             not_run=not_run(row, test_names),
+            rejudged=context.store.rejudged_entries(submission_id=row.id)
+            if caller.teacher
+            else changes_seen_by(context.store, caller.id, row.id),
         )
 
     async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -275,6 +285,9 @@ class Pages:
             course=context.course_files,
             granted=context.store.extensions(),
             extensions_file=context.extensions_file,
+            rejudge_report=latest_report(context.store),
+            rejudges=context.store.rejudges(),
+            clarifications=visible(context.store, caller),
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -283,21 +296,26 @@ class Pages:
         form = await request.form()
         target = str(form.get("target", ""))
         try:
+            reason = reason_given(str(form.get("reason", "")))
+        except ValueError as error:
+            raise HttpRefusal(400, f"not rejudged: {error}") from None
+        try:
             await run_in_threadpool(context.reload_problems)
         except JudgeError as error:
             raise HttpRefusal(400, f"not rejudged: the problems folder does not read: {error}") from None
         if target == "submission":
             try:
-                count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
+                done = context.store.requeue(reason=reason, submission_id=int(str(form.get("submission", ""))))
             except ValueError:
                 raise HttpRefusal(400, "give the submission's number") from None
         elif target == "problem" and str(form.get("problem", "")) in context.problems:
-            count = context.store.requeue(problem_id=str(form.get("problem")))
+            done = context.store.requeue(reason=reason, problem_id=str(form.get("problem")))
         elif target == "all":
-            count = context.store.requeue()
+            done = context.store.requeue(reason=reason)
         else:
             raise HttpRefusal(400, "rejudge what? a submission, a problem of the list, or all")
-        return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
+        said = f"{done.count}+submission(s)+queued+again"  # the teacher's page shows the latest rejudge's report
+        return RedirectResponse(f"/teacher?message={said}#rejudge-report", status_code=303)
 
     async def reload(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -386,6 +404,52 @@ class Pages:
             raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
 
+    # rejudge reports and clarifications -------------------------------------------------------------------------
+
+    async def rejudge_report(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """One rejudge's report (the teacher's page shows the latest)."""
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        return self.render(
+            request, "rejudge_page.html", caller=caller, rejudge_report=found, students=context.store.students()
+        )
+
+    async def rejudge_csv(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        names = {student.id: student.name for student in context.store.students().values()}
+        name = f"rejudge-{found.rejudge.id}.csv"
+        return Response(
+            report_csv(found, names),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def ask(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """A student's question (POST), sent back to the problem's page; a GET (a refused form's redirect) goes
+        there too, with the refusal's line."""
+        problem_id = request.path_params["problem_id"]
+        page = f"/problems/{quote(problem_id, safe='')}"
+        if request.method == "GET":
+            draft = context.drafts.take(csrf_token(request, context), request.url.path)
+            if draft is not None:
+                return self.sent_back(request, Draft(page, draft.message, draft.fields))
+            return RedirectResponse(page, status_code=303)
+        question = str((await request.form()).get("question", ""))
+        try:
+            await run_in_threadpool(self.desk.ask, caller, problem_id, set(context.problems), question)
+        except HttpRefusal as refusal:
+            kept = {"question": question[:MAX_QUESTION]}
+            return self.sent_back(request, Draft(page, refusal.message, kept))
+        return RedirectResponse(f"{page}#clarifications", status_code=303)
+
+    async def answer(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        self.desk.answer(request.path_params["clarification_id"], str(form.get("answer", "")), str(form.get("to")))
+        return RedirectResponse("/teacher?message=answered#clarifications", status_code=303)
+
     def routes(self) -> list[Route]:
         return [
             Route("/login", self.login, methods=["GET", "POST"]),
@@ -410,6 +474,10 @@ class Pages:
             Route("/teacher/extensions/remove", self.teacher_only(self.remove_extension), methods=["POST"]),
             Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
+            Route("/teacher/rejudges/{rejudge_id:int}", self.teacher_only(self.rejudge_report)),
+            Route("/teacher/rejudges/{rejudge_id:int}.csv", self.teacher_only(self.rejudge_csv)),
+            Route("/problems/{problem_id}/questions", self.signed_in(self.ask), methods=["GET", "POST"]),
+            Route("/teacher/clarifications/{clarification_id:int}", self.teacher_only(self.answer), methods=["POST"]),
         ]
 
 

@@ -80,10 +80,10 @@ def test_rejudging_queues_again_and_voids_a_result_in_flight(tmp_path: Path) -> 
     outcome = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
     store.finish(first, claimed[first], outcome)
 
-    assert store.requeue(problem_id="sum") == 2
+    assert store.requeue(reason="r", problem_id="sum").count == 2
     assert store.finish(second, claimed[second], outcome) is False
     assert store.counts() == {"queued": 2}
-    assert store.requeue(submission_id=first) == 1
+    assert store.requeue(reason="r", submission_id=first).count == 1
 
 
 def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_it_again(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_
     submission = _submit(store, "kim")
     assert submission is not None
     (stale,) = store.claim([submission], "one-judging-process")
-    assert store.requeue(submission_id=submission) == 1
+    assert store.requeue(reason="r", submission_id=submission).count == 1
     (latest,) = store.claim([submission], "one-judging-process")
     accepted = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
     wrong = SubmissionOutcome(verdict=Verdict.WA, tests_passed=1, result=None, error="", worker="w")

@@ -13,15 +13,17 @@ BEGIN IMMEDIATE ... COMMIT), so a kept connection holds no lock and no snapshot 
 
 Files: `database.py` (the file, its connections, the schema version), then one module per kind of row, each a
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
-`settings.py` (settings and announcements), `sessions.py`. A new kind of row is a new module and one line in
-`Store` below.
-- `extensions.py`: a course's extensions granted on the teacher's page.
+`settings.py` (settings and announcements), `sessions.py`, `extensions.py` (a course's extensions granted on the
+teacher's page), `rejudges.py` (each rejudge's reason and the results it replaced), `clarifications.py`
+(students' questions and the teacher's answers). A new kind of row is a new module and one line in `Store` below.
 """
 
 from __future__ import annotations
 
+from judge.serve.store.clarifications import CLARIFICATIONS_SCHEMA, Clarification, ClarificationRows
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
 from judge.serve.store.extensions import EXTENSIONS_SCHEMA, ExtensionRows
+from judge.serve.store.rejudges import REJUDGES_SCHEMA, Judged, Rejudge, RejudgedEntry, RejudgeRows, Requeued
 from judge.serve.store.sessions import SESSIONS_PER_USER, SESSIONS_SCHEMA, SessionLifetimes, SessionRows, StoredSession
 from judge.serve.store.settings import PROBLEMS_EPOCH, SETTINGS_SCHEMA, Announcement, SettingRows
 from judge.serve.store.students import STUDENTS_SCHEMA, Student, StudentRows
@@ -43,9 +45,14 @@ __all__ = [
     "SESSIONS_PER_USER",
     "Announcement",
     "Claimed",
+    "Clarification",
     "Database",
     "Filters",
+    "Judged",
     "NewSubmission",
+    "Rejudge",
+    "RejudgedEntry",
+    "Requeued",
     "SessionLifetimes",
     "Status",
     "Store",
@@ -56,7 +63,15 @@ __all__ = [
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, ExtensionRows):
+class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, ExtensionRows, RejudgeRows, ClarificationRows):
     """The whole database: every kind of row, over one connection per thread."""
 
-    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA, EXTENSIONS_SCHEMA)
+    SCHEMAS = (
+        STUDENTS_SCHEMA,
+        SUBMISSIONS_SCHEMA,
+        SETTINGS_SCHEMA,
+        SESSIONS_SCHEMA,
+        EXTENSIONS_SCHEMA,
+        REJUDGES_SCHEMA,
+        CLARIFICATIONS_SCHEMA,
+    )
