@@ -13,8 +13,8 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from judge.course.times import iso_time
 from judge.inert import csv_cell
-from judge.serve.contest import iso_time
 from judge.serve.store import Judged, Rejudge, RejudgedEntry, Store
 
 MAX_REASON = 200
