@@ -10,11 +10,9 @@ rejecting, is the problem's JE, as the format says.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Any
 
-from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure
 from judge.judging import measuring
 from judge.judging.failures import JUDGE_FAILURES, reason
@@ -99,6 +97,8 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of a multi-pass problem: pass after pass, each reading the input the validator wrote on the one
     before, each under the full limits. The case's times and memory are its costliest pass's (the limits are
     per pass); its message names the pass that decided."""
+    from judge.checkers.program import ProgramChecker  # noqa: PLC0415 -- only a package's validator, not every run
+
     checker, passes = setup.checker_for(test), setup.problem.passes
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: a multi-pass problem needs an output validator program")
@@ -147,6 +147,8 @@ def _run_spec(setup: JudgingSetup, test: TestCase) -> RunSpec:
 
 def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
+    from judge.checkers.program import ProgramChecker  # noqa: PLC0415 -- as in _multi_pass_case
+
     checker = setup.checker_for(test)
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
@@ -175,6 +177,8 @@ def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
 
 def _diff(answer: bytes, output: bytes) -> str:
     """A short unified diff of expected vs got, for a failed test."""
+    import difflib  # noqa: PLC0415 -- only a failed test has a diff
+
     expected = answer.decode("utf-8", errors="replace").splitlines()
     got = output.decode("utf-8", errors="replace").splitlines()
     lines = list(difflib.unified_diff(expected, got, "expected", "got", lineterm="", n=1))
