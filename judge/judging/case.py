@@ -52,12 +52,13 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked."""
     language = setup.program.toolchain.language
     spec = _run_spec(setup, test)
-    runs = [execute.run(spec, measuring.stopping_limits(setup.limits, ()), setup.containment, setup.starter)]
+    limits = measuring.stopping_limits(setup.limits, ())
+    runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs)]
     outputs = [spec.stdout_path]
     while measuring.wants_another_run(runs, setup.limits):
         outputs[-1] = spec.stdout_path.rename(spec.stdout_path.with_name(f"{spec.stdout_path.name}.{len(runs)}"))
         stopping = measuring.stopping_limits(setup.limits, runs)
-        runs.append(execute.run(spec, stopping, setup.containment, setup.starter))
+        runs.append(execute.run(spec, stopping, setup.containment, setup.starter, setup.outputs))
         outputs.append(spec.stdout_path)
     verdict_from = measuring.measured(runs, setup.limits)
     decides = verdict_from.decides

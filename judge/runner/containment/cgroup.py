@@ -49,6 +49,9 @@ class _CgroupRun:
             after.process_refusals > before.process_refusals,
         )
 
+    def emptied(self) -> bool:
+        return self.group.is_empty()
+
     def close(self) -> None:
         self.release(self.group)
 

@@ -87,6 +87,10 @@ class Run(Protocol):
         """The facts after the run. `reaped_*` come from the first process's rusage; `starter_rss` is the RSS
         of the process that forked it (its copy of that process before exec is not the submission's)."""
 
+    def emptied(self) -> bool:
+        """Every process of the run is known to be gone, after `kill` (only a control group can tell: a polled
+        tree may hide a process that left it). What the run held open may then be given to the next run."""
+
     def close(self) -> None:
         """Release what the run held (a control group); also after an interruption."""
 
