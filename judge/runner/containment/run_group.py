@@ -55,6 +55,18 @@ class RunGroup:
     version: int
     dirs: dict[str, Path]
     _files: dict[tuple[str, str, int], int] = field(default_factory=dict, repr=False)
+    _joins: dict[str, Path] = field(default_factory=dict, repr=False)  # `_join_paths`, once made
+
+    def _join_paths(self) -> dict[str, Path]:
+        """Each of the group's folders' join file, by the first role naming that folder; made at the first run
+        (every folder of the group is made by then) and kept, as the group is reused run after run."""
+        if not self._joins:
+            name = "tasks" if self.version == 1 else "cgroup.procs"
+            roles: dict[Path, str] = {}
+            for role, folder in self.dirs.items():
+                roles.setdefault(folder, role)
+            self._joins = {role: folder / name for folder, role in roles.items()}
+        return self._joins
 
     def _descriptor(self, role: str, name: str, mode: int) -> int:
         key = (role, name, mode)
@@ -93,8 +105,12 @@ class RunGroup:
         and the kernel then skips the global threadgroup lock whose RCU grace period makes each `cgroup.procs`
         write cost several milliseconds (about 5 ms per run here).
         """
-        name = "tasks" if self.version == 1 else "cgroup.procs"
-        return tuple(folder / name for folder in dict.fromkeys(self.dirs.values()))
+        return tuple(self._join_paths().values())
+
+    def join_descriptors(self) -> tuple[int, ...]:
+        """The join files, open for writing until the group is removed (`join_files`: a launcher is handed
+        these for every run of a reused group instead of opening them each time)."""
+        return tuple(self._descriptor(role, path.name, os.O_WRONLY) for role, path in self._join_paths().items())
 
     def cpu_seconds(self) -> float:
         if self.version == 2:

@@ -179,7 +179,7 @@ class Launcher:
         self._set_up()
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
-            descriptors += [
+            descriptors += contained.join_descriptors or [
                 joins.enter_context(open(path, "wb", buffering=0)).fileno() for path in contained.join_files
             ]
             request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
