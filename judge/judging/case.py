@@ -23,7 +23,6 @@ from judge.judging.setup import JudgingSetup
 from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
-from judge.runner.execute import RunSpec
 from judge.verdicts import Verdict
 
 DIFF_LINES = 12
@@ -51,7 +50,7 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     (None when it exited cleanly), and the file holding its stdout. Run again where its time cannot be trusted
     yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked."""
     language = setup.program.toolchain.language
-    spec = _run_spec(setup, test)
+    spec = setup.run_spec(test.input_path)
     limits = measuring.stopping_limits(setup.limits, ())
     runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs)]
     outputs = [spec.stdout_path]
@@ -139,13 +138,6 @@ def _passes_result(
     )
 
 
-def _run_spec(setup: JudgingSetup, test: TestCase) -> RunSpec:
-    """How the program starts on one test: its run command, confined, reading the test's input."""
-    in_box = setup.starter.in_box
-    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib, in_box=in_box)
-    return setup.program.run_spec(argv, test.input_path, "run", in_box=in_box)
-
-
 def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
     checker = setup.checker_for(test)
@@ -154,7 +146,9 @@ def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
     language = setup.program.toolchain.language
-    done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.containment, checker, test)
+    done = interact(
+        setup.run_spec(test.input_path), setup.limits, language.memory_errors, setup.containment, checker, test
+    )
     stats = done.submission
     return CaseResult(
         name=test.name,

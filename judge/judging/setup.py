@@ -32,7 +32,7 @@ from judge.programs.program import Program
 from judge.programs.runs import ProblemPrograms
 from judge.runner.containment.choice import choose_containment, describe
 from judge.runner.containment.protocol import Containment
-from judge.runner.execute import KeptOutputs, run_limits
+from judge.runner.execute import KeptOutputs, RunSpec, run_limits
 from judge.runner.limits import Limits
 from judge.runner.sandbox import choose_sandbox, scratch_folder
 from judge.runner.start import Spawner, Starter
@@ -62,6 +62,17 @@ class JudgingSetup:
     """The checkers of the tests that have their own (a package group's output validator flags), by name."""
     outputs: KeptOutputs | None = None
     """Inside `tests_started`, the output files of the test before, emptied for the next (runner/execute.py)."""
+    test_run: RunSpec | None = None
+    """Inside `tests_started`, how the program starts on a test, but for its input: the same for every test, so
+    made once (its command and paths cost 0.05-0.1 ms to build)."""
+
+    def run_spec(self, input_path: Path) -> RunSpec:
+        """How the program starts on the test whose input is `input_path`: its run command, confined."""
+        if self.test_run is not None:
+            return dataclasses.replace(self.test_run, stdin_path=input_path)
+        in_box = self.starter.in_box
+        argv = self.program.command(self.program.toolchain.language.run, self.limits.memory_mib, in_box=in_box)
+        return self.program.run_spec(argv, input_path, "run", in_box=in_box)
 
     def checker_for(self, test: TestCase) -> Checker:
         """The checker that judges `test`'s output: its own, else the problem's."""
@@ -168,7 +179,8 @@ def tests_started(setup: JudgingSetup) -> Iterator[JudgingSetup]:
         test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter,
         KeptOutputs() as outputs,
     ):
-        yield dataclasses.replace(setup, starter=starter, containment=containment, outputs=outputs)
+        started = dataclasses.replace(setup, starter=starter, containment=containment, outputs=outputs)
+        yield dataclasses.replace(started, test_run=started.run_spec(Path(os.devnull)))
 
 
 def _launcher_python() -> BoxPython | None:
