@@ -339,6 +339,8 @@ def _run(spec: RunSpec, schedule: LookSchedule, files: _RunFiles, contained: Run
         contained.kill()
         if child.pid is not None:
             kill_process_group(child.pid)
+    if exited.started_at is not None:  # within what the judge saw, whatever the starter's clock says
+        started = min(max(started, exited.started_at), time.monotonic())
     wall = time.monotonic() - started
     outcome = contained.outcome(exited.cpu_seconds, exited.maxrss_bytes, starter.starter_rss)
     # Refused forks first, whatever else stopped the run: they are its cause, and only they are the same on every
