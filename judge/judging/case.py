@@ -87,12 +87,17 @@ def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     measured, failure, output_path = run_test(setup, test)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
-    output = output_path.read_bytes()
+    output = _output(setup, output_path)
     answer = test.answer_path.read_bytes()
     checked = setup.checker_for(test)(input=test.input_path.read_bytes(), output=output, answer=answer)
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
     diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
+
+
+def _output(setup: JudgingSetup, path: Path) -> bytes:
+    """What a run printed, through the file kept for the next test where there is one (runner/execute.py)."""
+    return setup.outputs.read(path) if setup.outputs is not None else path.read_bytes()
 
 
 def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
@@ -112,7 +117,10 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         if failure is not None:
             return _passes_result(test, runs, failure.verdict, f"pass {number}: {failure.message}")
         checked = checker(
-            input=current.input_path.read_bytes(), output=output_path.read_bytes(), answer=answer, next_pass=number > 1
+            input=current.input_path.read_bytes(),
+            output=_output(setup, output_path),
+            answer=answer,
+            next_pass=number > 1,
         )
         asked = checker.take_next_pass(next_input)
         if asked and checked.verdict is not Verdict.AC:

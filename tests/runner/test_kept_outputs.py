@@ -90,3 +90,28 @@ def test_an_output_put_aside_is_not_written_again(tmp_path):
         run(tmp_path, "print(2)", "cgroup", kept)
         assert (tmp_path / "run.out.1").read_bytes() == b"1\n"
         assert (tmp_path / "run.out").read_bytes() == b"2\n"
+
+
+@needs_cgroup
+def test_a_kept_output_is_read_through_its_kept_file(tmp_path, monkeypatch):
+    """Not through a descriptor of its own: closing one would make ext4 write out the file emptied before."""
+    with execute.KeptOutputs() as kept:
+        run(tmp_path, "print(1)", "cgroup", kept)
+        run(tmp_path, "print(2)", "cgroup", kept)
+
+        def refused(self):
+            raise AssertionError(f"{self} opened by name")
+
+        monkeypatch.setattr(Path, "read_bytes", refused)
+        assert kept.read(tmp_path / "run.out") == b"2\n"
+
+
+@needs_cgroup
+def test_an_output_put_back_is_read_from_its_path(tmp_path):
+    """judging/measuring.py puts the deciding run's output back in place: the file kept is then another."""
+    with execute.KeptOutputs() as kept:
+        run(tmp_path, "print(1)", "cgroup", kept)
+        (tmp_path / "run.out").rename(tmp_path / "run.out.1")
+        run(tmp_path, "print(2)", "cgroup", kept)
+        (tmp_path / "run.out.1").replace(tmp_path / "run.out")
+        assert kept.read(tmp_path / "run.out") == b"1\n"
