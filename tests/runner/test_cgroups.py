@@ -121,3 +121,25 @@ def test_a_reused_group_hands_its_join_files_open_run_after_run() -> None:
     for descriptor in joins:
         with pytest.raises(OSError):
             os.fstat(descriptor)
+
+
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
+def test_a_reused_groups_limit_is_written_only_when_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reused group's limit is set before every run (its residue differs): the same limit twice is one write."""
+    group = cgroups.create(64 << 20, 8)
+    assert group is not None
+    try:
+        written: list[tuple[str, str]] = []
+        monkeypatch.setattr(run_group.RunGroup, "_set", lambda self, role, name, value: written.append((name, value)))
+        group.set_memory_limit(80 << 20)
+        first = list(written)
+        group.set_memory_limit(80 << 20)
+        assert first and written == first
+        group.set_memory_limit(72 << 20)
+        assert [value for _, value in written[len(first):]] == [str(72 << 20)] * len(first)
+        monkeypatch.undo()
+        group.set_memory_limit(96 << 20)
+        limit = (group.dirs["memory"] / "memory.limit_in_bytes").read_text()
+        assert int(limit) == 96 << 20
+    finally:
+        group.remove()

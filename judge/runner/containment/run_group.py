@@ -56,6 +56,8 @@ class RunGroup:
     dirs: dict[str, Path]
     _files: dict[tuple[str, str, int], int] = field(default_factory=dict, repr=False)
     _joins: dict[str, Path] = field(default_factory=dict, repr=False)  # `_join_paths`, once made
+    _memory_limit: int | None = field(default=None, repr=False)  # the limit `set_memory_limit` set last
+    _memsw: bool | None = field(default=None, repr=False)  # `_swap_counted`, once looked up
 
     def _join_paths(self) -> dict[str, Path]:
         """Each of the group's folders' join file, by the first role naming that folder; made at the first run
@@ -139,13 +141,25 @@ class RunGroup:
         return Counters(self.cpu_seconds(), charged, memory_refusals, self._keyed("pids", "pids.events").get("max", 0))
 
     def set_memory_limit(self, limit_bytes: int) -> None:
-        """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower)."""
+        """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower).
+        A reused group's limit is set before every run: whether swap is counted is looked up once, and the
+        limit is not written again when it is the one set last."""
+        if limit_bytes == self._memory_limit:
+            return
         names = ["memory.limit_in_bytes"] if self.version == 1 else ["memory.max"]
-        if self.version == 1 and (self.dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
-            lowering = limit_bytes < self._number("memory", "memory.limit_in_bytes")
+        if self.version == 1 and self._swap_counted():
+            set_last = self._memory_limit
+            lowering = limit_bytes < (set_last or self._number("memory", "memory.limit_in_bytes"))
             names = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"][:: 1 if lowering else -1]
+        self._memory_limit = None  # unknown until every write is done
         for name in names:
             self._set("memory", name, str(limit_bytes))
+        self._memory_limit = limit_bytes
+
+    def _swap_counted(self) -> bool:
+        if self._memsw is None:
+            self._memsw = (self.dirs["memory"] / "memory.memsw.limit_in_bytes").exists()
+        return self._memsw
 
     def is_empty(self) -> bool:
         """No process is left in the group (every process is in all of a run's hierarchies: one read is enough).
