@@ -266,8 +266,8 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
         return [value / big * 1000 for value in samples.times[f"{key} bare{name}"]]
 
     own, children, program = marginal(" own"), marginal(" children"), bare(" children")
-    whole = [mine + theirs - ran for mine, theirs, ran in zip(own, children, program)]
-    helpers = [theirs - ran for theirs, ran in zip(children, program)]
+    whole = [mine + theirs - ran for mine, theirs, ran in zip(own, children, program, strict=True)]
+    helpers = [theirs - ran for theirs, ran in zip(children, program, strict=True)]
     # Switches are counts, not seconds: per_test's ms are thousandths of a switch.
     wake_ups = [value / 1000 for value in marginal(" switches")]
     judge_wake_ups = [value / 1000 for value in marginal(" own switches")]
