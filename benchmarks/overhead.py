@@ -357,27 +357,10 @@ def main() -> None:
             for containment in args.containment:
                 one_repeat(problems, workloads, containment, sandboxes, samples)
     outcomes = report(samples, args.containment, sandboxes, args.tests)
-    outcomes += own_cpu_lines(samples, args.containment, sandboxes, args.tests)
     print(f"\nload average after: {load()}; took {time.perf_counter() - started:.0f} s")
     print("targets:\n  " + "\n  ".join(outcomes))
     if FAILURES:
         print(f"judgings that were not AC ({len(FAILURES)}; each judged again):\n  " + "\n  ".join(FAILURES))
-
-
-OWN_CPU_TARGET_MS = 1.0
-"""Issue 45: the judge's own CPU per test, in both languages and both sandboxes (go-judge's figure)."""
-
-
-def own_cpu_lines(samples: Samples, containments: Sequence[str], sandboxes: Sequence[str], big: int) -> list[str]:
-    """The judge's own CPU per test beside its target, one line per containment, language and sandbox."""
-    lines = []
-    for containment in containments:
-        for language in ("python3", "c"):
-            for sandbox in sandboxes:
-                own = statistics.median(per_test(samples, f"{containment} {language} {sandbox} own", big)["marginal"])
-                lines.append(f"{containment} {language} {sandbox}: the judge's own CPU {own:.2f} ms/test  "
-                             f"{verdict(own, OWN_CPU_TARGET_MS)}")
-    return lines
 
 
 if __name__ == "__main__":
