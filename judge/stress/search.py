@@ -14,8 +14,8 @@ constants in the source) go to the run's temporary folder, never to `.hypothesis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 

@@ -13,12 +13,22 @@ BEGIN IMMEDIATE ... COMMIT), so a kept connection holds no lock and no snapshot 
 
 Files: `database.py` (the file, its connections, the schema version), then one module per kind of row, each a
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
-`settings.py` (settings and announcements), `sessions.py`. A new kind of row is a new module and one line in
+`settings.py` (settings and announcements), `sessions.py`, `counterexamples.py` (students' requests for a failing
+input, claimed like submissions). A new kind of row is a new module and one line in
 `Store` below.
 """
 
 from __future__ import annotations
 
+from judge.serve.store.counterexamples import (
+    COUNTEREXAMPLES_SCHEMA,
+    Asked,
+    ClaimedCounterexample,
+    CounterexampleResult,
+    CounterexampleRows,
+    StoredCounterexample,
+    claim_holds,
+)
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
 from judge.serve.store.sessions import SESSIONS_PER_USER, SESSIONS_SCHEMA, SessionLifetimes, SessionRows, StoredSession
 from judge.serve.store.settings import PROBLEMS_EPOCH, SETTINGS_SCHEMA, Announcement, SettingRows
@@ -40,21 +50,26 @@ __all__ = [
     "SCHEMA_VERSION",
     "SESSIONS_PER_USER",
     "Announcement",
+    "Asked",
     "Claimed",
+    "ClaimedCounterexample",
+    "CounterexampleResult",
     "Database",
     "Filters",
     "NewSubmission",
     "SessionLifetimes",
     "Status",
     "Store",
+    "StoredCounterexample",
     "StoredSession",
     "StoredSubmission",
     "Student",
+    "claim_holds",
     "record_progress",
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows):
+class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, CounterexampleRows):
     """The whole database: every kind of row, over one connection per thread."""
 
-    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA)
+    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA, COUNTEREXAMPLES_SCHEMA)
