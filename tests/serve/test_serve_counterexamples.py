@@ -225,3 +225,60 @@ def test_the_button_then_the_counterexample_in_chromium(tmp_path: Path) -> None:
         assert page.inner_text("#counterexample-expected").strip() == "1004"
         assert page.inner_text("#counterexample-actual").strip() == "0"
         assert not errors
+
+
+SLOW_WRONG_FROM_1100 = (  # a tenth of a CPU second per run, so the search takes a while
+    "import time\nend = time.process_time() + 0.1\nwhile time.process_time() < end:\n    pass\n"
+    "k = int(input())\nprint(2 * k if k < 1100 else 0)\n"
+)
+
+
+def test_a_search_gives_its_worker_back_to_a_submission_that_arrives(tmp_path: Path) -> None:
+    """One worker, a search under way (about a hundred generated inputs pass before one fails): a submission that
+    arrives takes the worker, the request goes back to the queue meanwhile, and is searched again after it."""
+    problem = _class(tmp_path)
+    shutil.rmtree(problem / "tests")
+    write_problem(problem, {"sample1": ("3\n", "6\n"), "1": ("1100\n", "2200\n")}, id="double", title="Double",
+                  time_limit=1)
+    (problem / "generator.py").write_text("import sys\nprint(1000 + int(sys.argv[sys.argv.index('--seed') + 1]))\n")
+    with running_server(tmp_path, "-j", "1") as server:
+        url, store = server.url, Store(server.data)
+        _turn_on(url, server.data)
+        wrong = _submit(url, "kim", SLOW_WRONG_FROM_1100)
+        assert _verdict(url, "kim", wrong) == "WA"
+        assert _api(url, "POST", f"api/submissions/{wrong}/counterexample", "kim")[0] == 202
+        _until(lambda: (store.counterexample_of(wrong) or None) and store.counterexample_of(wrong).status == "searching",
+               "searching")
+        arriving = _submit(url, "lee", DOUBLE_REFERENCE)
+        statuses = set()
+
+        def judged() -> bool:
+            request = store.counterexample_of(wrong)
+            assert request is not None
+            statuses.add(request.status)
+            row = store.submission(arriving)
+            return row is not None and row.status == "done"
+
+        _until(judged, "the arriving submission judged")
+        found = _counterexample(url, "kim", wrong)
+        request, row = store.counterexample_of(wrong), store.submission(arriving)
+    assert "queued" in statuses  # given back while the submission had the worker
+    assert row is not None and row.verdict is not None and row.verdict.short == "AC"
+    assert found["found"] == "found" and found["input"] == "1101\n"  # 1100 fails too: it is the test's input
+    assert request is not None and row.judged_at is not None and request.finished_at is not None
+    assert row.judged_at < request.finished_at
+
+
+def test_a_special_judge_shows_the_checker_s_message_instead_of_an_expected_output() -> None:
+    """2580 (Sudoku) has checker.py: many outputs may be right, so the reference's is not shown as *the* answer."""
+    from judge.problems.load import load_problem_folder
+    from judge.serve.counterexamples import shown
+    from judge.serve.store import CounterexampleResult, StoredCounterexample
+
+    result = CounterexampleResult("found", input=b"0 0\n", expected=b"a reference's\n", actual=b"mine\n",
+                                  verdict="WA", message="row 1 has two 5s")
+    request = StoredCounterexample(1, 7, "kim", "2580", 0.0, "done", result, 1.0)
+    sudoku = shown(request, load_problem_folder(ROOT / "problems" / "2580"), teacher=False)
+    queens = shown(request, load_problem_folder(ROOT / "problems" / "9663"), teacher=False)
+    assert sudoku.special_judge and sudoku.expected == "" and sudoku.message == "row 1 has two 5s"
+    assert not queens.special_judge and queens.expected == "a reference's\n"
