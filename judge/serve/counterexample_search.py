@@ -5,7 +5,8 @@ generated inputs only, run by the judging process in a process of its own.
 checks, in the claim's transaction) and a worker is free; when a submission is queued while every worker is busy,
 the request's claim is given back (it is searched again later) and the search stops after its current trial, since
 its claim no longer holds (`store.claim_holds`, asked between trials). So a search never delays a submission by
-more than one trial, and a restart (which releases every claim) loses or doubles none.
+more than one trial, and a restart (which releases every claim) loses or doubles none. A search whose judging
+process is gone (the server killed) stops after its trial too.
 
 What never leaks: the search judges no bundled test (`StressRequest.generated_only`: an input equal to any test's
 input byte for byte counts as passing), and the input found is compared once more with every test input before it
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import os
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -59,6 +61,8 @@ class SearchJob:
     database: Path
     options: RunOptions
     claimed: ClaimedCounterexample
+    judging_pid: int
+    """The judging process: once it is gone (even by SIGKILL), the search stops after its trial, leaving nothing."""
 
 
 def search(job: SearchJob) -> CounterexampleResult:
@@ -95,7 +99,9 @@ def _search(job: SearchJob) -> CounterexampleResult:
                 options=dataclasses.replace(job.options, language=job.claimed.language),
                 setup=setup,
                 generated_only=True,
-                stop=lambda: not claim_holds(job.database, request.id, job.claimed.token),
+                stop=lambda: (
+                    os.getppid() != job.judging_pid or not claim_holds(job.database, request.id, job.claimed.token)
+                ),
             ),
             lambda *_: None,
         )
@@ -157,7 +163,7 @@ class Searches:
         claimed = self._store.claim_counterexample(self._judging_process)
         if claimed is None:
             return
-        job = SearchJob(self._problems_dir, self._store.path, self._options, claimed)
+        job = SearchJob(self._problems_dir, self._store.path, self._options, claimed, os.getpid())
         self._running = (claimed, self._submit(job))
         self._given_back = False
 

@@ -282,3 +282,24 @@ def test_a_special_judge_shows_the_checker_s_message_instead_of_an_expected_outp
     queens = shown(request, load_problem_folder(ROOT / "problems" / "9663"), teacher=False)
     assert sudoku.special_judge and sudoku.expected == "" and sudoku.message == "row 1 has two 5s"
     assert not queens.special_judge and queens.expected == "a reference's\n"
+
+
+HOSTILE_FROM_500 = (
+    "k = int(input())\n"
+    "print(2 * k if k < 500 else '<script>document.title=1</script>\\x1b[2J' + 'x' * 10000)\n"
+)
+
+
+def test_what_the_program_printed_is_inert_and_cut_on_the_page(served) -> None:
+    url, _, data = served
+    _turn_on(url, data)
+    wrong = _submit(url, "kim", HOSTILE_FROM_500)
+    assert _verdict(url, "kim", wrong) == "WA"
+    assert _api(url, "POST", f"api/submissions/{wrong}/counterexample", "kim")[0] == 202
+    found = _counterexample(url, "kim", wrong)
+    assert found["found"] == "found" and found["input"] == "502\n"
+    status, page = signed_in(url, "kim", "kim-password").get(f"submissions/{wrong}")
+    shown = page.decode().split('id="counterexample-actual">')[1].split("</pre>")[0]
+    assert status == 200 and "&lt;script&gt;document.title=1&lt;/script&gt;" in shown
+    assert "<script>document" not in page.decode() and "\x1b" not in page.decode()
+    assert 4000 < shown.count("x") < 4096  # cut at 4 KiB of output
