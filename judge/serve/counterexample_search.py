@@ -3,9 +3,11 @@ generated inputs only, run by the judging process in a process of its own.
 
 `Searches` takes one of the workers' places: a request is claimed only when no submission is queued (the store
 checks, in the claim's transaction) and a worker is free; when a submission is queued while every worker is busy,
-the request's claim is given back (it is searched again later) and the search stops after its current trial, since
-its claim no longer holds (`store.claim_holds`, asked between trials). So a search never delays a submission by
-more than one trial, and a restart (which releases every claim) loses or doubles none. A search whose judging
+the request's claim is given back (it is searched again later) and the submission takes the search's worker at
+once, while the search stops after its current trial, since its claim no longer holds (`store.claim_holds`, asked
+between trials). The search process runs at a lower priority (SEARCH_NICENESS), so in that one trial's overlap,
+and whenever it runs beside the judging, the submissions have the CPU first. A restart (which releases every
+claim) loses or doubles no request. A search whose judging
 process is gone (the server killed) stops after its trial too.
 
 What never leaks: the search judges no bundled test (`StressRequest.generated_only`: an input equal to any test's
@@ -48,6 +50,9 @@ MAX_INPUT_BYTES = 4096
 """A counterexample larger than this is not shown ("nothing small found"): it is meant to be read."""
 MAX_OUTPUT_BYTES = 4096
 """The expected and the actual output are cut here."""
+SEARCH_NICENESS = 10
+"""The search process and what it starts yield the CPU to the judging of submissions (its verdicts are not a
+student's grade; a TLE found under contention is only a counterexample less)."""
 REFERENCES_FOLDER = "submissions"
 """Beside the problems folder: `submissions/<id>/accepted/` holds a problem's references (a package has its own)."""
 
@@ -133,8 +138,9 @@ def _nothing_found(judged: int, budget_spent: bool) -> str:
 
 
 class Searches:
-    """The judging process's search process: one search at a time, counted as a busy worker (`busy`) until it
-    returns, even after its claim was given back to make room for a submission."""
+    """The judging process's search process: one search at a time, counted as a busy worker (`busy`) until its
+    claim is given back to make room for a submission (it then winds down, niced, within its trial); no other
+    search starts before it has returned."""
 
     def __init__(self, store: Store, judging_process: str, problems_dir: Path, options: RunOptions) -> None:
         self._store = store
@@ -147,10 +153,11 @@ class Searches:
 
     @property
     def busy(self) -> int:
-        return 0 if self._running is None else 1
+        return 0 if self._running is None or self._given_back else 1
 
     def give_way(self) -> None:
-        """A submission waits for a worker: give the request back to the queue; the search stops after its trial."""
+        """A submission waits for a worker: give the request back to the queue and the worker to the submission;
+        the search stops after its trial."""
         if self._running is not None and not self._given_back:
             claimed = self._running[0]
             self._store.release_counterexample(claimed.request.id, claimed.token)
@@ -182,11 +189,11 @@ class Searches:
 
     def _submit(self, job: SearchJob) -> Future[CounterexampleResult]:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = _search_pool()
         try:
             return self._pool.submit(search, job)
         except BrokenProcessPool:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = _search_pool()
             return self._pool.submit(search, job)
 
     def __enter__(self) -> Searches:
@@ -199,3 +206,9 @@ class Searches:
         self.give_way()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _search_pool() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice, initargs=(SEARCH_NICENESS,)
+    )

@@ -23,7 +23,7 @@ still going (store/submissions.py): that run keeps its worker until it ends, and
 
 A counterexample request (counterexample_search.py) is a job of its own kind on the same workers: `Searches`
 counts its search as a busy worker, claims one only when no submission is queued and a worker is free, and gives
-it back (it stops after its current trial) as soon as a submission is queued while every worker is busy.
+the worker to a submission queued while every worker is busy, at once (the search winds down after its trial).
 
 On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
 writes into the database (progress.py), since a worker on another machine has no database to write.
@@ -124,10 +124,10 @@ def _judge_forever(
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
         searches.collect()
+        if searches.busy and len(in_flight) + 1 >= executor.workers and store.submission_waiting():
+            searches.give_way()  # a submission waits for the search's worker: it takes it now
         workers = executor.workers - searches.busy
         free = workers - len(in_flight)
-        if free <= 0 and searches.busy and store.submission_waiting():
-            searches.give_way()  # a submission waits for the search's worker: it gets it after the search's trial
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
