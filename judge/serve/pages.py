@@ -36,6 +36,15 @@ from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
 from judge.serve.clarifications import MAX_QUESTION, ClarificationDesk, visible
 from judge.serve.contest import countdown, input_time, with_form
+from judge.serve.counterexamples import (
+    PER_HOUR,
+    ask,
+    enabled_problems,
+    searchable,
+    shown,
+    stored_setting,
+    why_not_offered,
+)
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, ExportCourse, export
 from judge.serve.feedback import language_name, submission_document
@@ -68,6 +77,7 @@ class Pages:
         self.env.filters["closes"] = lambda assignment: hard_deadline(assignment.due, assignment.late)
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
         self.desk = ClarificationDesk(context.store)  # the students' questions, and their per-minute limit
+        self.env.globals.update(self.counterexample_globals())
 
     def statement(self, problem: Problem) -> StatementPage:
         """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
@@ -450,6 +460,70 @@ class Pages:
         self.desk.answer(request.path_params["clarification_id"], str(form.get("answer", "")), str(form.get("to")))
         return RedirectResponse("/teacher?message=answered#clarifications", status_code=303)
 
+    # counterexamples (counterexamples.py): what their templates ask for, asking, the teacher's switch ----------
+
+    def counterexample_globals(self) -> dict[str, Any]:
+        """The functions submission_counterexample.html and teacher_counterexamples.html call."""
+        context = self.context
+
+        def of_submission(caller: Caller, row: StoredSubmission) -> dict[str, Any]:
+            latest = context.store.counterexample_of(row.id)
+            problem = context.problems.get(row.problem_id)
+            return {
+                "why_not": why_not_offered(context, caller, row),
+                "shown": shown(latest, problem, teacher=caller.teacher) if latest is not None else None,
+                "per_hour": PER_HOUR,
+            }
+
+        def problems() -> list[dict[str, Any]]:
+            enabled = enabled_problems(context.store.settings())
+            return [
+                {"id": key, "title": problem.spec.title, "searchable": searchable(problem), "enabled": key in enabled}
+                for key, problem in context.problems.items()
+            ]
+
+        def log() -> list[dict[str, Any]]:
+            return [
+                {"request": request, "shown": shown(request, context.problems.get(request.problem_id), teacher=True)}
+                for request in context.store.counterexamples()
+            ]
+
+        return {"counterexample_of": of_submission, "counterexample_problems": problems, "counterexample_log": log}
+
+    async def ask_counterexample(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """The student's button: a request stored, or its one-line refusal, back on the submission's page."""
+        try:
+            submission_id = int(request.path_params["submission_id"])
+        except ValueError:
+            raise HttpRefusal(404, "no such submission") from None
+        page = f"/submissions/{submission_id}"
+        try:
+            await run_in_threadpool(ask, context, caller, submission_id)
+        except HttpRefusal as refusal:
+            return self.sent_back(request, Draft(page, refusal.message))
+        return RedirectResponse(page, status_code=303)
+
+    async def counterexample_settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """The teacher's switch: the checked problems (those with inputs to search) offer counterexamples."""
+        form = await request.form()
+        chosen = [
+            str(key)
+            for key in form.getlist("problem")
+            if str(key) in context.problems and searchable(context.problems[str(key)])
+        ]
+        context.store.put_settings(stored_setting(chosen))
+        return RedirectResponse("/teacher?message=counterexamples+saved", status_code=303)
+
+    def counterexample_routes(self) -> list[Route]:
+        return [
+            Route(
+                "/submissions/{submission_id}/counterexample",
+                self.signed_in(self.ask_counterexample),
+                methods=["POST"],
+            ),
+            Route("/teacher/counterexamples", self.teacher_only(self.counterexample_settings), methods=["POST"]),
+        ]
+
     def routes(self) -> list[Route]:
         return [
             Route("/login", self.login, methods=["GET", "POST"]),
@@ -478,6 +552,7 @@ class Pages:
             Route("/teacher/rejudges/{rejudge_id:int}.csv", self.teacher_only(self.rejudge_csv)),
             Route("/problems/{problem_id}/questions", self.signed_in(self.ask), methods=["GET", "POST"]),
             Route("/teacher/clarifications/{clarification_id:int}", self.teacher_only(self.answer), methods=["POST"]),
+            *self.counterexample_routes(),
         ]
 
 

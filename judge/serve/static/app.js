@@ -261,3 +261,12 @@ document.addEventListener("DOMContentLoaded", () => {
     poll(() => fetchJson(questions.dataset.poll), draw, () => true, CLARIFICATIONS_POLL_MS);
   }
 });
+
+// A counterexample being searched for (submission_counterexample.html): look every POLL_MS, and once it is done,
+// show the page again, which draws what was found.
+document.addEventListener("DOMContentLoaded", () => {
+  const pending = document.querySelector("#counterexample[data-pending]");
+  if (!pending) return;
+  const done = (doc) => doc.status === "done";
+  poll(() => fetchJson(pending.dataset.poll), (doc) => { if (done(doc)) window.location.reload(); }, (doc) => !done(doc));
+});

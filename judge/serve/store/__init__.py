@@ -15,12 +15,22 @@ Files: `database.py` (the file, its connections, the schema version), then one m
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
 `settings.py` (settings and announcements), `sessions.py`, `extensions.py` (a course's extensions granted on the
 teacher's page), `rejudges.py` (each rejudge's reason and the results it replaced), `clarifications.py`
-(students' questions and the teacher's answers). A new kind of row is a new module and one line in `Store` below.
+(students' questions and the teacher's answers), `counterexamples.py` (students' requests for a failing input,
+claimed like submissions). A new kind of row is a new module and one line in `Store` below.
 """
 
 from __future__ import annotations
 
 from judge.serve.store.clarifications import CLARIFICATIONS_SCHEMA, Clarification, ClarificationRows
+from judge.serve.store.counterexamples import (
+    COUNTEREXAMPLES_SCHEMA,
+    Asked,
+    ClaimedCounterexample,
+    CounterexampleResult,
+    CounterexampleRows,
+    StoredCounterexample,
+    claim_holds,
+)
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
 from judge.serve.store.extensions import EXTENSIONS_SCHEMA, ExtensionRows
 from judge.serve.store.rejudges import REJUDGES_SCHEMA, Judged, Rejudge, RejudgedEntry, RejudgeRows, Requeued
@@ -44,8 +54,11 @@ __all__ = [
     "SCHEMA_VERSION",
     "SESSIONS_PER_USER",
     "Announcement",
+    "Asked",
     "Claimed",
+    "ClaimedCounterexample",
     "Clarification",
+    "CounterexampleResult",
     "Database",
     "Filters",
     "Judged",
@@ -56,14 +69,25 @@ __all__ = [
     "SessionLifetimes",
     "Status",
     "Store",
+    "StoredCounterexample",
     "StoredSession",
     "StoredSubmission",
     "Student",
+    "claim_holds",
     "record_progress",
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, ExtensionRows, RejudgeRows, ClarificationRows):
+class Store(
+    StudentRows,
+    SubmissionRows,
+    SettingRows,
+    SessionRows,
+    ExtensionRows,
+    RejudgeRows,
+    ClarificationRows,
+    CounterexampleRows,
+):
     """The whole database: every kind of row, over one connection per thread."""
 
     SCHEMAS = (
@@ -74,4 +98,5 @@ class Store(StudentRows, SubmissionRows, SettingRows, SessionRows, ExtensionRows
         EXTENSIONS_SCHEMA,
         REJUDGES_SCHEMA,
         CLARIFICATIONS_SCHEMA,
+        COUNTEREXAMPLES_SCHEMA,
     )
