@@ -16,8 +16,12 @@ c. The CPU time the judge reports for that trivial C program (median over the te
    bwrap minus none (target: within 0.5 ms): the box's set-up must not be charged to the submission.
 
 Each line of a and b also gives the other form (Python's extra ms, C's ratio), so that the languages compare, and
-the judge's own CPU time per test (this process's, per test as below; its launcher's and programs' are not in
-it), which other jobs on the machine disturb far less than wall time, beside the bare loop's own.
+two figures that other jobs on the machine disturb far less than wall time (targets: <= 1 ms, <= 3):
+- the judge's own CPU per test: the CPU time of every process the judgings started (the judge's own, its
+  launcher's and box's, and the programs', all reaped and so in RUSAGE_CHILDREN) less the program's own, which
+  is the bare loop's children's CPU per test; split into this process's and the rest (launcher, box);
+- wake-ups per test: voluntary context switches of this process and of everything it started (each one a
+  sleep that a wake-up ends), against the bare loop's, whose program and waiting parent make about two.
 
 "Per test" for the judge is the issue's definition, (T(N) - T(1)) / (N - 1): the fixed cost of one submission
 (checker, compile, launcher and box start) is left out, and printed separately as T(1). The whole judging
@@ -59,6 +63,8 @@ PYTHON_SOURCE = "print(int(input()))\n"
 C_SOURCE = ('#include <stdio.h>\n'
             'int main(void) { int n; if (scanf("%d", &n) != 1) return 1; printf("%d\\n", n); return 0; }\n')
 PYTHON_RATIO_TARGET = {"none": 1.10, "bwrap": 1.20}
+OWN_CPU_TARGET_MS = 1.0
+WAKE_UPS_TARGET = 3
 C_EXTRA_MS_TARGET = {"none": 1.5, "bwrap": 3.0}
 CPU_DIFFERENCE_TARGET_MS = 0.5
 
@@ -123,38 +129,58 @@ def make_workload(root: Path, language_key: str, text: str, problem: Problem) ->
     return Workload(language_key, judged, bare_command(language_key, bare, problem))
 
 
-def own_cpu() -> float:
-    """CPU seconds this process has used (all its threads; not its children's)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+@dataclass(frozen=True)
+class Usage:
+    """What the kernel counted so far of this process (all its threads) and of its reaped descendants."""
+
+    wall: float
+    own_cpu: float
+    children_cpu: float
+    own_switches: int  # voluntary context switches: each a sleep that a wake-up ended
+    children_switches: int
+
+    @staticmethod
+    def now() -> Usage:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return Usage(time.perf_counter(), own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime,
+                     own.ru_nvcsw, children.ru_nvcsw)
+
+    def since(self, before: Usage) -> dict[str, float]:
+        """The figures of what ran between `before` and this, by the name they are kept under."""
+        return {"": self.wall - before.wall, " own": self.own_cpu - before.own_cpu,
+                " children": self.children_cpu - before.children_cpu,
+                " own switches": self.own_switches - before.own_switches,
+                " switches": self.own_switches + self.children_switches - before.own_switches
+                - before.children_switches}
 
 
-def time_bare(problem: Problem, workload: Workload) -> tuple[float, float]:
-    """Seconds for the bare loop over every test (start the program on the input file, compare the bytes), and
-    the CPU seconds the loop itself used for it."""
-    started, cpu = time.perf_counter(), own_cpu()
+def time_bare(problem: Problem, workload: Workload) -> dict[str, float]:
+    """The bare loop over every test (start the program on the input file, compare the bytes): its seconds, the
+    CPU seconds of the loop itself and of the programs, and the wake-ups of both (`Usage.since`)."""
+    before = Usage.now()
     for test in problem.tests:
         with open(test.input_path, "rb") as stdin:
             done = subprocess.run(workload.bare_argv, stdin=stdin, capture_output=True, cwd=workload.source.parent)
         if done.returncode != 0 or done.stdout != test.answer_path.read_bytes():
             raise SystemExit(f"bare {workload.language} run failed on {test.name}: {done}")
-    return time.perf_counter() - started, own_cpu() - cpu
+    return Usage.now().since(before)
 
 
 FAILURES: list[str] = []
 """Judgings that were not AC (a judge bug, not a timing): listed at the end; the judging is timed again."""
 
 
-def time_judge(problem: Problem, workload: Workload, options: RunOptions) -> tuple[float, float, SubmissionResult]:
-    """Seconds for one whole judging (in process, as `judge run` does after its imports), the judge's own CPU
-    seconds for it (its launcher's and programs' are not in it), and its result. A
-    judging that is not AC is recorded in FAILURES and done again (twice in a row ends the benchmark)."""
+def time_judge(problem: Problem, workload: Workload,
+               options: RunOptions) -> tuple[dict[str, float], SubmissionResult]:
+    """One whole judging (in process, as `judge run` does after its imports): its figures (`Usage.since`: every
+    process it started is reaped by its end) and its result. A judging that is not AC is recorded in FAILURES
+    and done again (twice in a row ends the benchmark)."""
     for attempt in range(2):
-        started, cpu = time.perf_counter(), own_cpu()
+        before = Usage.now()
         result = judge_submission(problem, workload.source, options)
-        elapsed, used = time.perf_counter() - started, own_cpu() - cpu
+        figures = Usage.now().since(before)
         if result.verdict is Verdict.AC:
-            return elapsed, used, result
+            return figures, result
         wrong = [f"test {case.name}: {case.verdict.short} {case.message}" for case in result.cases
                  if case.verdict is not Verdict.AC]
         FAILURES.append(f"{workload.language} sandbox {options.sandbox} containment {options.containment}: "
@@ -168,15 +194,14 @@ def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], con
     """One sample of everything for one containment, bare loop first, then each sandbox at N tests and 1 test."""
     big = max(problems)
     for language, workload in workloads.items():
-        seconds, cpu = time_bare(problems[big], workload)
-        samples.add(f"{containment} {language} bare", seconds)
-        samples.add(f"{containment} {language} bare own", cpu)
+        for name, value in time_bare(problems[big], workload).items():
+            samples.add(f"{containment} {language} bare{name}", value)
         for sandbox in sandboxes:
             options = RunOptions(sandbox=sandbox, containment=containment)  # type: ignore[arg-type]
             for size, problem in problems.items():
-                seconds, cpu, result = time_judge(problem, workload, options)
-                samples.add(f"{containment} {language} {sandbox} {size}", seconds)
-                samples.add(f"{containment} {language} {sandbox} own {size}", cpu)
+                figures, result = time_judge(problem, workload, options)
+                for name, value in figures.items():
+                    samples.add(f"{containment} {language} {sandbox}{name} {size}", value)
                 if size == big:
                     cpus = [case.cpu_seconds * 1000 for case in result.cases]
                     cpu_key = f"{containment} {language} {sandbox}"
@@ -222,14 +247,41 @@ def report(samples: Samples, containments: Sequence[str], sandboxes: Sequence[st
                     target = C_EXTRA_MS_TARGET[sandbox]
                 line = f"{containment} {language} {sandbox}: {shown}  {verdict(figure, target)}"
                 outcomes.append(line)
-                own = per_test(samples, f"{containment} {language} {sandbox} own", big)["marginal"]
                 print(f"  {language:<7} judge {sandbox:<6} {statistics.median(judged['marginal']):7.2f} ms/test  "
                       f"{shown}  [{verdict(figure, target)}]  {also}; whole judging/N "
-                      f"{statistics.median(judged['whole']):.2f} ms, T(1) {statistics.median(judged['fixed']):.0f} ms; "
-                      f"the judge's own CPU {statistics.median(own):.2f} ms/test "
-                      f"(spread {min(own):.2f}-{max(own):.2f}; the bare loop's {statistics.median(bare_own):.2f})")
+                      f"{statistics.median(judged['whole']):.2f} ms, T(1) {statistics.median(judged['fixed']):.0f} ms")
+                outcomes.extend(own_cost_lines(samples, f"{containment} {language}", sandbox, big))
+            print(f"  {language:<7} bare loop: its own CPU {statistics.median(bare_own):.2f} ms/test")
         outcomes.extend(cpu_lines(samples, containment, sandboxes))
     return outcomes
+
+
+def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[str]:
+    """The judge's own CPU per test (every process it started, less the program: the bare loop's program CPU
+    per test of the same repeat) and its wake-ups per test, against their targets (see the module's docstring)."""
+    def marginal(name: str) -> list[float]:
+        return per_test(samples, f"{key} {sandbox}{name}", big)["marginal"]
+
+    def bare(name: str) -> list[float]:
+        return [value / big * 1000 for value in samples.times[f"{key} bare{name}"]]
+
+    own, children, program = marginal(" own"), marginal(" children"), bare(" children")
+    whole = [mine + theirs - ran for mine, theirs, ran in zip(own, children, program, strict=True)]
+    helpers = [theirs - ran for theirs, ran in zip(children, program, strict=True)]
+    # Switches are counts, not seconds: per_test's ms are thousandths of a switch.
+    wake_ups = [value / 1000 for value in marginal(" switches")]
+    judge_wake_ups = [value / 1000 for value in marginal(" own switches")]
+    bare_wake_ups = [value / 1000 for value in bare(" switches")]
+    cpu_line = (f"{key} {sandbox}: the judge's own CPU {statistics.median(whole):.2f} ms/test "
+                f"(spread {min(whole):.2f}-{max(whole):.2f})  {verdict(statistics.median(whole), OWN_CPU_TARGET_MS)}")
+    wake_line = (f"{key} {sandbox}: wake-ups {statistics.median(wake_ups):.2f}/test "
+                 f"(bare loop {statistics.median(bare_wake_ups):.2f}, "
+                 f"{statistics.median(wake_ups) - statistics.median(bare_wake_ups):+.2f})  "
+                 f"{verdict(statistics.median(wake_ups), WAKE_UPS_TARGET)}")
+    print(f"    {cpu_line}: this process {statistics.median(own):.2f}, its launcher and box "
+          f"{statistics.median(helpers):.2f} (their CPU less the program's {statistics.median(program):.2f})")
+    print(f"    {wake_line}: this process {statistics.median(judge_wake_ups):.2f}")
+    return [cpu_line, wake_line]
 
 
 def cpu_lines(samples: Samples, containment: str, sandboxes: Sequence[str]) -> list[str]:

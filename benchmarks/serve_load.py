@@ -27,8 +27,17 @@ at most 1.5 with -j 2); each verdict as expected; and that every submission was 
 each id once, each done with one result, and the judging process never restarted (a restart judges what it held
 again).
 
+`--scenario counterexamples` is the same class with counterexample requests mixed in (issue 42): --correct first
+submissions (half of them wrong on a hidden test), one per student at random moments of --seconds, judged twice in
+the same run: first alone, then at the same moments again (new students) while --askers other students, whose WA
+submissions were judged before, ask for a counterexample at random moments of the same window (the problem has a
+generator.py and an accepted reference, and the teacher has turned counterexamples on). Printed: p50 and p95 of the
+first submissions' time from submission to verdict without and with the requests, and their ratio (the issue's
+target: unchanged); how many requests were searched and what they found; that every submission was judged once.
+
     python benchmarks/serve_load.py [--students 100] [--submissions 300] [--seconds 120] [--jobs 2] [--burn 0.3] [--keep]
     python benchmarks/serve_load.py --scenario lab [--correct 40] [--endless 3] [--slow 3] [--seconds 60] [--jobs 2]
+    python benchmarks/serve_load.py --scenario counterexamples [--correct 40] [--askers 10] [--seconds 60] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -209,7 +218,7 @@ def sign_in(url: str, students: list[tuple[str, str]]) -> list[Student]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenario", choices=("load", "lab"), default="load")
+    parser.add_argument("--scenario", choices=("load", "lab", "counterexamples"), default="load")
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--submissions", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=None, help="the window of arrivals (load: 120, lab: 60)")
@@ -223,9 +232,12 @@ def main() -> int:
     parser.add_argument("--endless", type=int, default=3, help="lab: endless loops among the second half")
     parser.add_argument("--slow", type=int, default=3, help="lab: slow accepted solutions among the second half")
     parser.add_argument("--slow-burn", type=float, default=1.0, help="lab: CPU seconds a slow one spends per test")
+    parser.add_argument("--askers", type=int, default=10, help="counterexamples: students asking for one")
     arguments = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="serve-load-"))
     try:
+        if arguments.scenario == "counterexamples":
+            return counterexamples(work, arguments)
         if arguments.scenario == "lab":
             return lab(work, arguments)
         return load(work, arguments)
@@ -437,6 +449,107 @@ def lab(work: Path, arguments: argparse.Namespace) -> int:
         print(f"    {line}")
     once = len(every_id) == in_db[0] == in_db[1] and not restarts
     return 0 if once and not wrong else 1
+
+
+# ---------------------------------------------------------------- --scenario counterexamples (issue 42)
+
+SUM_GENERATOR = (  # small sums, so a WA on a zero sum (the WA source) is found in a few seeds
+    "import random, sys\n"
+    "rng = random.Random(int(sys.argv[sys.argv.index('--seed') + 1]))\n"
+    "print(rng.randint(-3, 3), rng.randint(-3, 3))\n"
+)
+
+
+def ask_counterexample(student: Student, submission_id: int) -> None:
+    """The button on the submission's page, as the API takes it."""
+    request = urllib.request.Request(f"{student.url}api/submissions/{submission_id}/counterexample", data=b"",
+                                     method="POST", headers={"X-CSRF-Token": student.csrf})
+    with student.opener.open(request, timeout=60) as response:
+        assert response.status == 202, response.status
+
+
+def ask_at(student: Student, submission_id: int, moment: float) -> None:
+    """Ask at `moment` (time.monotonic()'s clock)."""
+    time.sleep(max(0.0, moment - time.monotonic()))
+    ask_counterexample(student, submission_id)
+
+
+def counterexamples(work: Path, arguments: argparse.Namespace) -> int:
+    """The class with and without counterexample requests mixed in (the module's docstring)."""
+    window = 60.0 if arguments.seconds is None else arguments.seconds
+    burn = burning(0.05 if arguments.burn is None else arguments.burn)
+    rng = random.Random(SEED)
+    moments = sorted(rng.uniform(0, window) for _ in range(arguments.correct))
+    sources = [(burn + AC, "AC") if n % 2 else (burn + WA, "WA") for n in range(arguments.correct)]
+    ask_moments = sorted(rng.uniform(0, window) for _ in range(arguments.askers))
+    roster = [(f"f{number:03d}", f"pw-f{number:03d}-{SEED}") for number in range(2 * arguments.correct)]
+    roster += [(f"a{number:03d}", f"pw-a{number:03d}-{SEED}") for number in range(arguments.askers)]
+    with served(work, roster, arguments.jobs, []) as url:
+        (work / "problems" / "sum" / "generator.py").write_text(SUM_GENERATOR)  # the teacher adds a generator
+        accepted = work / "submissions" / "sum" / "accepted"
+        accepted.mkdir(parents=True)
+        (accepted / "sum.py").write_text(AC)
+        teacher = Student(url, "teacher", (work / "data" / "teacher-secret.txt").read_text().strip())
+        teacher.post_form("teacher/counterexamples", {"csrf": teacher.csrf, "problem": "sum"})
+        students = sign_in(url, roster)
+        askers = students[2 * arguments.correct:]
+        database = work / "data" / "serve.sqlite"
+        asked_about = send_all([Planned(student, 0.0, burn + WA, "WA", False) for student in askers])
+        wait_judged(database, set(asked_about))  # their WAs, judged before the measured halves (warm workers too)
+        halves = {
+            "without requests": [Planned(students[n], moment, source, expected, True)
+                                 for n, (moment, (source, expected)) in enumerate(zip(moments, sources, strict=True))],
+            f"with {arguments.askers} requests": [
+                Planned(students[arguments.correct + n], moment, source, expected, True)
+                for n, (moment, (source, expected)) in enumerate(zip(moments, sources, strict=True))],
+        }
+        figures: dict[str, list[float]] = {}
+        wrong: list[str] = []
+        every_id = list(asked_about)
+        for name, planned in halves.items():
+            print(f"{name}: {len(planned)} first submissions over {window:g} s", flush=True)
+            asking = []
+            if name != "without requests":
+                start = time.monotonic()
+                asking = [threading.Thread(target=ask_at, args=(asked_about[submission_id].student, submission_id,
+                                                                 start + moment))
+                          for moment, submission_id in zip(ask_moments, sorted(asked_about), strict=True)]
+                for thread in asking:
+                    thread.start()
+            stored = send_all(planned)
+            for thread in asking:
+                thread.join()
+            every_id += stored
+            rows = wait_judged(database, set(stored))
+            figures[name] = [rows[i][3] - rows[i][2] for i in stored]
+            wrong += [f"#{i}: {rows[i][1]}, not {each.expected}" for i, each in stored.items()
+                      if rows[i][1] != each.expected]
+        deadline = time.monotonic() + JUDGED_WAIT_SECONDS
+        while True:
+            with sqlite3.connect(database, timeout=30) as connection:
+                searched = connection.execute(
+                    "SELECT status, found, finished_at - requested_at FROM counterexamples").fetchall()
+                in_db = connection.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM submissions").fetchone()
+            if all(row[0] == "done" for row in searched) or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+    quiet, busy = figures.values()
+    print(f"\nsubmission -> verdict of the first submissions, -j {arguments.jobs}:")
+    for name, values in figures.items():
+        print(f"  {name:>20}: {percentiles(values)}")
+    ratio_p50 = statistics.median(busy) / statistics.median(quiet)
+    ratio_p95 = p95(busy) / p95(quiet)
+    print(f"  ratio with / without: p50 {ratio_p50:.2f}, p95 {ratio_p95:.2f}")
+    found = [row[1] for row in searched]
+    print(f"counterexample requests: {len(searched)} asked, {sum(row[0] == 'done' for row in searched)} done "
+          f"({', '.join(f'{found.count(kind)} {kind}' for kind in sorted(set(found), key=str))}); request -> result: "
+          f"{percentiles([row[2] for row in searched if row[2] is not None])}")
+    print(f"stored {len(every_id)} submissions, {in_db[0]} rows, {in_db[1]} distinct ids; verdicts not as expected: "
+          f"{len(wrong)}; load average {os.getloadavg()[0]:.2f}")
+    for line in wrong[:5]:
+        print(f"    {line}")
+    done = len(searched) == arguments.askers and all(row[0] == "done" for row in searched)
+    return 0 if done and not wrong and len(every_id) == in_db[0] == in_db[1] else 1
 
 
 if __name__ == "__main__":

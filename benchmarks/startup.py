@@ -11,10 +11,12 @@ the machine hits every side alike, times with `subprocess`:
   with `--baseline DIR`, also the judge of another source tree (say, an export of main), so before and after
   share the machine's load.
 
-Prints, per mode, the median wall time of each and the difference (target: at most 150 ms), the spread (the
-least and most disturbed repeats), and the CPU time of the judge and of everything it waited for, which load from
-other users inflates far less than wall time (with bwrap, the processes inside the box are not all counted). Then where the time goes: the interpreter's own start, and the
-imports of `judge run` by package (`python -X importtime`, self time summed per top-level package).
+Prints, per mode, the median wall time of each and the difference beside its targets (issue 45: at most 150 ms,
+then at most 120 ms), the spread (the least and most disturbed repeats), and the CPU time of the judge and of
+everything it waited for, which load from other users inflates far less than wall time (with bwrap, the processes
+inside the box are not all counted). Then where the time goes: the interpreter's own start, and the imports of
+`judge run` by package (`python -X importtime`, self time summed per top-level package). Last, a `targets:` block,
+one line per mode, as benchmarks/overhead.py ends: CI prints both on every run, as a report (never a test).
 
 The children get a private bytecode cache (PYTHONPYCACHEPREFIX in the temporary folder, after a warm-up run), so
 the figures are those of an installed judge even where PYTHONDONTWRITEBYTECODE is set, as in some dev shells.
@@ -41,7 +43,8 @@ from judge.problems.folder import load_problem
 from judge.runner.sandbox import bwrap_problem
 
 REPO = Path(__file__).resolve().parent.parent
-TARGET_MS = 150.0
+TARGETS_MS = (150.0, 120.0)
+"""judge - bare, wall: issue 45's target, then its second step."""
 SUBMISSION = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
@@ -127,6 +130,12 @@ def summary(values: list[Sample]) -> tuple[float, float, float, float]:
     return statistics.median(walls), min(walls), max(walls), statistics.median(s.cpu * 1000 for s in values)
 
 
+def verdict(difference_ms: float) -> str:
+    """`difference_ms` against each target in turn: "target <= 150: met, <= 120: MISSED"."""
+    return "target " + ", ".join(f"<= {target:.0f}: {'met' if difference_ms <= target else 'MISSED'}"
+                                 for target in TARGETS_MS)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
@@ -164,19 +173,21 @@ def main() -> None:
     bare, bare_low, bare_high, bare_cpu = summary(samples["bare"])
     print(f"  {'bare run of the test':<38} {bare:7.1f} ms wall (spread {bare_low:.1f}-{bare_high:.1f}), "
           f"{bare_cpu:6.1f} ms CPU")
+    outcomes = []
     for mode in [name for name in runs if name not in ("bare", "python -c pass")]:
         wall, low, high, cpu = summary(samples[mode])
-        verdict = "met" if wall - bare <= TARGET_MS else "MISSED"
         label = f"{'baseline: ' if mode.startswith('baseline') else ''}judge run --sandbox {mode.split()[-1]}"
         print(f"  {label:<38} {wall:7.1f} ms wall (spread {low:.1f}-{high:.1f}), "
-              f"{cpu:6.1f} ms CPU;  judge - bare: {wall - bare:6.1f} ms wall (target <= {TARGET_MS:.0f}: {verdict}),"
+              f"{cpu:6.1f} ms CPU;  judge - bare: {wall - bare:6.1f} ms wall ({verdict(wall - bare)}),"
               f" {cpu - bare_cpu:6.1f} ms CPU")
+        outcomes.append(f"start-up, {label}: judge - bare {wall - bare:+.1f} ms wall  {verdict(wall - bare)}")
     start, _, _, start_cpu = summary(samples["python -c pass"])
     print(f"where it goes ({modes[0]}): the interpreter's own start {start:.1f} ms wall ({start_cpu:.1f} ms CPU); "
           f"imports {total_imports:.1f} ms (python -X importtime, self time per package, which -X importtime "
           "itself inflates):")
     for package, milliseconds in sorted(per_package.items(), key=lambda item: -item[1])[:args.top]:
         print(f"  {package:<24} {milliseconds:7.1f} ms")
+    print("targets:\n  " + "\n  ".join(outcomes))
 
 
 if __name__ == "__main__":

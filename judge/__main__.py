@@ -1,5 +1,5 @@
 """`python -m judge` is the same as the `judge` console script."""
 
-from judge.cli import main
+from judge.cli import console_main
 
-raise SystemExit(main())
+raise SystemExit(console_main())

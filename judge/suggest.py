@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -13,6 +12,8 @@ CUTOFF = 0.6
 
 def closest(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate most like `name`, or None when none is close."""
+    import difflib  # noqa: PLC0415 -- asked only on an error; a command that succeeds never imports it
+
     found = difflib.get_close_matches(name, list(candidates), n=1, cutoff=CUTOFF)
     return found[0] if found else None
 

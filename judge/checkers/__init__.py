@@ -23,15 +23,9 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from judge.checkers.base import Checker, CheckResult
-from judge.checkers.boj import BojChecker
-from judge.checkers.custom import CustomChecker
-from judge.checkers.exact import ExactChecker
-from judge.checkers.float_tolerance import FloatChecker
-from judge.checkers.package_default import PackageDefaultChecker
-from judge.checkers.program import ProgramChecker, program_limits
-from judge.checkers.tokens import TokensChecker
+from judge.checkers.base import Checker, CheckResult, HoldsProcess
 from judge.errors import SpecError
+from judge.lazy import LazyRegistry
 from judge.problems.model import CUSTOM_CHECKER_FILE, PROGRAM_CHECKER, SPEC_FILE, CheckerSpec, Problem
 from judge.programs.runs import ProblemPrograms
 
@@ -47,13 +41,16 @@ __all__ = [
 
 CheckerFactory = Callable[..., Checker]
 
-BUILTIN_CHECKERS: dict[str, CheckerFactory] = {
-    "boj": BojChecker,
-    "tokens": TokensChecker,
-    "exact": ExactChecker,
-    "float": FloatChecker,
-    "package-default": PackageDefaultChecker,
-}
+BUILTIN_CHECKERS: LazyRegistry[CheckerFactory] = LazyRegistry(
+    {
+        "boj": "judge.checkers.boj:BojChecker",
+        "tokens": "judge.checkers.tokens:TokensChecker",
+        "exact": "judge.checkers.exact:ExactChecker",
+        "float": "judge.checkers.float_tolerance:FloatChecker",
+        "package-default": "judge.checkers.package_default:PackageDefaultChecker",
+    }
+)
+"""The built-ins by name, each imported when a problem names it: `judge run` loads only its problem's checker."""
 
 _TYPE_WORDS: dict[type, str] = {float: "a number", int: "a whole number", bool: "true or false", str: "text"}
 
@@ -66,7 +63,7 @@ def open_checker(problem: Problem, programs: ProblemPrograms, scratch: Path) -> 
     try:
         yield checker
     finally:
-        if isinstance(checker, CustomChecker):
+        if isinstance(checker, HoldsProcess):
             checker.close()
 
 
@@ -87,7 +84,7 @@ def open_test_checkers(problem: Problem, programs: ProblemPrograms, scratch: Pat
         yield by_test
     finally:
         for checker in built.values():
-            if isinstance(checker, CustomChecker):
+            if isinstance(checker, HoldsProcess):
                 checker.close()
 
 
@@ -95,7 +92,7 @@ def build_checker(
     problem: Problem, programs: ProblemPrograms, scratch: Path, spec: CheckerSpec | None = None
 ) -> Checker:
     """The checker `spec` (by default `problem.spec.checker`) names, built with its options; SpecError if either
-    is wrong. A CustomChecker must be closed: prefer `open_checker`."""
+    is wrong. A checker.py must be closed: prefer `open_checker`."""
     spec_path = problem.root / SPEC_FILE
     spec = spec or problem.spec.checker
     name, options = spec.name, dict(spec.options)
@@ -103,8 +100,12 @@ def build_checker(
         if options:
             key = next(iter(options))
             raise SpecError(f"{spec_path}: checker.{key}: unknown option for {name}; it takes no options")
+        from judge.checkers.custom import CustomChecker  # noqa: PLC0415 -- only for a problem that has a checker.py
+
         return CustomChecker(path=problem.custom_checker_path, programs=programs, scratch=scratch)
     if name == PROGRAM_CHECKER:
+        from judge.checkers.program import ProgramChecker, program_limits  # noqa: PLC0415 -- likewise
+
         flags = tuple(str(options.get("flags", "")).split())
         return ProgramChecker.build(
             path=problem.root / str(options["path"]),

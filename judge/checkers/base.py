@@ -15,7 +15,7 @@ UTF-8, NUL bytes, a 10 MB line, nothing at all), into WA or PE with a short mess
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from judge.verdicts import Verdict
 
@@ -35,6 +35,14 @@ class Checker(Protocol):
     """Decides whether `output` answers `input` correctly; `answer` is the reference answer file's bytes."""
 
     def __call__(self, *, input: bytes, output: bytes, answer: bytes) -> CheckResult: ...
+
+
+@runtime_checkable
+class HoldsProcess(Protocol):
+    """A checker that keeps a process between tests (checker.py's warm host), stopped with `close` when the
+    submission's tests are done; the built-ins and checker programs hold nothing."""
+
+    def close(self) -> None: ...
 
 
 def accepted() -> CheckResult:

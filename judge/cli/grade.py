@@ -37,7 +37,7 @@ from judge.verdicts import Verdict
     type=click.Path(path_type=Path),
     default=Path("results"),
     show_default=True,
-    help="Folder for results.sqlite, grades.csv, grades.json and report.html.",
+    help="Folder for results.sqlite, grades.csv, grades.json, report.html, canvas.csv and moodle.csv.",
 )
 @click.option(
     "--layout",
@@ -77,6 +77,19 @@ from judge.verdicts import Verdict
     show_default=True,
     help="Where --stress finds each problem's accepted reference (<dir>/<id>/accepted/).",
 )
+@click.option(
+    "--roster",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="roster.csv (id,name and optionally email,sis_id,section): names and LMS ids in the exports.",
+)
+@click.option(
+    "--assignments",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Assignments file (due times, late credit) [default: PROBLEMS/assignments.yaml if there is one]. "
+    "A submission's time is its file's modification time.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary on stderr.")
 @run_options(SOURCE_LIMIT, SANDBOX)
 def grade_command(
@@ -89,6 +102,8 @@ def grade_command(
     partial: bool,
     stress_budget: float | None,
     submissions_dir: Path,
+    roster: Path | None,
+    assignments: Path | None,
     quiet: bool,
     options: RunOptions,
 ) -> int:
@@ -113,6 +128,8 @@ def grade_command(
         stress_budget=stress_budget,
         stress_told=stress_lines,
         submissions_dir=submissions_dir,
+        roster=roster,
+        assignments=assignments,
     )
     try:
         summary = grade(request, lambda gradebook: write_views(gradebook, out_dir))

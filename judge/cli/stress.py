@@ -15,7 +15,7 @@ from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
 from judge.reporters.stress import REPORTERS
 from judge.reporters.terminal_text import counted
-from judge.stress import StressReport, StressRequest, stress
+from judge.stress import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_EXAMPLES, StressReport, StressRequest, stress
 from judge.stress.budget import OnTrial
 from judge.verdicts import Verdict
 
@@ -38,7 +38,7 @@ PIPE_LINE_SECONDS = 5.0
     "--budget",
     "budget_seconds",
     type=click.FloatRange(min=0, min_open=True),
-    default=60.0,
+    default=DEFAULT_BUDGET_SECONDS,
     show_default=True,
     metavar="SECONDS",
     help="Stop searching after this long.",
@@ -46,7 +46,7 @@ PIPE_LINE_SECONDS = 5.0
 @click.option(
     "--max-examples",
     type=click.IntRange(min=1),
-    default=200,
+    default=DEFAULT_MAX_EXAMPLES,
     show_default=True,
     help="Inputs to try at most (before shrinking).",
 )

@@ -50,6 +50,18 @@ class Course:
 
     assignments: tuple[Assignment, ...] = ()
     extensions: tuple[Extension, ...] = ()
+    zone: str = "UTC"
+    """The time zone the teacher writes the course's times in (assignments.yaml's `zone:`)."""
+
+    def assignment_of(self, problem_id: str) -> Assignment | None:
+        """The assignment `problem_id` is in (None: in none, so the server's contest window applies)."""
+        return next((each for each in self.assignments if problem_id in each.problems), None)
+
+    def due_for(self, student: str, assignment: Assignment) -> float:
+        """`student`'s due time for `assignment`: their extension's when they have one, else the assignment's.
+        The last extension listed wins (serve lists the teacher page's after the file's)."""
+        granted = [each.due for each in self.extensions if each.student == student and each.assignment == assignment.id]
+        return granted[-1] if granted else assignment.due
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,11 @@ The flow, one module per step (the class folder itself is read by judge/class_fo
                      --out folder's lock throughout (one run at a time: judge/output_folder.py)
     results_db.py    results.sqlite: one row per pair; tells which pairs are missing or stale
     gradebook.py     the stored rows as a student x problem table; its views (grades.csv, grades.json,
-                     report.html) are in judge/reporters/gradebook/, written by the command (judge/cli/grade.py)
+                     report.html, canvas.csv, moodle.csv) are in judge/reporters/gradebook/, written by the
+                     command (judge/cli/grade.py)
+    course_grading.py  the gradebook as a course: the roster's students, each problem in an assignment (one of its
+                     own without assignments.yaml), points after late credit from the files' modification times;
+                     serve's export comes through it too
     stress_pairs.py  `--stress`: the smallest failing input of every WA pair, through judge.stress's package API
 
 Every pair is judged by `judge.judging.submission.judge_submission`, the engine behind `judge run`, so verdicts agree.

@@ -8,6 +8,7 @@ problems, so a missing submission counts 0 and an empty cell in grades.csv means
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -17,7 +18,10 @@ from typing import TYPE_CHECKING, Any
 from judge import __version__
 from judge.batch.tasks import Pair
 from judge.class_folder import ClassFolder, Unmatched
+from judge.course.model import Assignment, CourseGrades
+from judge.course.roster import Roster
 from judge.grading.results_db import StoredResult
+from judge.judging.results import SubmissionResult
 from judge.problems.model import Problem
 from judge.verdicts import Verdict
 
@@ -48,6 +52,13 @@ class Gradebook:
     generated_at: str
     stress: Mapping[Pair, StressReport | str] = field(default_factory=dict)
     """With `judge grade --stress`: per WA pair, the smallest failing input found, or why there is none."""
+    roster: Roster | None = None
+    """The class list whose names, e-mails, SIS ids and sections the views carry (None: the folder names only)."""
+    course: CourseGrades | None = None
+    """Each student's points per assignment after late credit, and the rule that gave them (None: not graded as a
+    course; `judge grade` and serve's export always grade one, each problem its own assignment without one)."""
+    assignments_file: str | None = None
+    """The assignments file the course was read from (None: each problem is its own assignment, due never)."""
 
     @classmethod
     def build(
@@ -77,14 +88,7 @@ class Gradebook:
         return self.results.get((student, problem_id))
 
     def pair_score(self, result: StoredResult) -> float:
-        report = result.result
-        if report is not None and report.score is not None and report.max_score:
-            return report.score / report.max_score  # a scored problem: its score, as a fraction of the most
-        if result.verdict is Verdict.AC:
-            return 1.0
-        if self.partial and result.tests_total:
-            return result.tests_passed / result.tests_total
-        return 0.0
+        return fraction(result.verdict, result.result, result.tests_passed, result.tests_total, partial=self.partial)
 
     @property
     def max_score(self) -> int:
@@ -103,7 +107,7 @@ class Gradebook:
         return any(result.verdict is Verdict.JE for result in self.results.values())
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        document = {
             "judge_version": __version__,
             "generated_at": self.generated_at,
             "layout": self.layout,
@@ -124,6 +128,26 @@ class Gradebook:
             ],
             "unmatched": [{"path": item.relative, "reason": item.reason} for item in self.unmatched],
         }
+        return self._with_course(document) if self.roster is not None or self.course is not None else document
+
+    def _with_course(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The roster's columns on each student, and the course: its assignments, each student's points per
+        assignment after late credit and the rule that gave them."""
+        rows = self.roster.by_id() if self.roster is not None else {}
+        columns = [column for column in ROSTER_FIELDS if self.roster is not None and self.roster.has(column)]
+        for entry in document["students"]:
+            if (row := rows.get(entry["name"])) is not None:
+                entry["roster"] = {"name": row.name, **{column: getattr(row, column) for column in columns}}
+            if self.course is not None:
+                entry["assignments"] = {
+                    grade.assignment: {"points": grade.points, "max_points": grade.max_points, "rule": grade.rule}
+                    for assignment in self.course.assignments
+                    if (grade := self.course.grades.get((entry["name"], assignment.id))) is not None
+                }
+        if self.course is not None:
+            document["assignments_file"] = self.assignments_file
+            document["assignments"] = [_assignment_dict(assignment) for assignment in self.course.assignments]
+        return document
 
     def _pair_dict(self, result: StoredResult) -> dict[str, Any]:
         return {
@@ -140,6 +164,36 @@ class Gradebook:
             "error": result.error,
             "report": result.result.to_dict() if result.result is not None else None,
         }
+
+
+def fraction(
+    verdict: Verdict, report: SubmissionResult | None, tests_passed: int, tests_total: int, *, partial: bool
+) -> float:
+    """What a judged submission scores, 0..1 (the module's docstring): one rule for a gradebook's pairs and for
+    every submission serve's export grades by the late policy."""
+    if report is not None and report.score is not None and report.max_score:
+        return report.score / report.max_score  # a scored problem: its score, as a fraction of the most
+    if verdict is Verdict.AC:
+        return 1.0
+    if partial and tests_total:
+        return tests_passed / tests_total
+    return 0.0
+
+
+ROSTER_FIELDS = ("email", "sis_id", "section")
+"""The roster's optional columns grades.json repeats when the roster has them (never the password)."""
+
+
+def _assignment_dict(assignment: Assignment) -> dict[str, Any]:
+    """An assignment as JSON: a time as Unix seconds, None for no opening time or no due time (never Infinity)."""
+    return {
+        "id": assignment.id,
+        "title": assignment.title,
+        "problems": list(assignment.problems),
+        "opens": assignment.opens,
+        "due": assignment.due if math.isfinite(assignment.due) else None,
+        "late": {"percent_per_day": assignment.late.percent_per_day, "max_days": assignment.late.max_days},
+    }
 
 
 def format_score(score: float) -> str:

@@ -22,6 +22,12 @@ from judge.batch.packing import ProblemPack
 from judge.batch.status_bar import StatusBar
 from judge.batch.tasks import Pair, SubmissionTask
 from judge.class_folder import ClassFolder, LayoutChoice, scan_class, source_limits
+from judge.course.assignments import ASSIGNMENTS_FILE, read_course
+from judge.course.extensions import EXTENSIONS_FILE, read_extensions
+from judge.course.model import Course
+from judge.course.roster import Roster, read_roster
+from judge.errors import JudgeError
+from judge.grading.course_grading import as_course, folder_attempts, graded_course
 from judge.grading.gradebook import Gradebook
 from judge.grading.results_db import GRADEBOOK_FOLDER, Fingerprint, ResultsDatabase, StoredResult
 from judge.grading.stress_pairs import StressListener, minimal_inputs
@@ -49,6 +55,10 @@ class GradeRequest:
     stress_told: StressListener | None = None
     """Told each `--stress` finding as its search ends, and each problem that cannot be searched (None: quiet)."""
     submissions_dir: Path = Path("submissions")
+    roster: Path | None = None
+    """roster.csv: the students' names, e-mails, SIS ids and sections for the views (None: the folder names)."""
+    assignments: Path | None = None
+    """The assignments file (None: the problems folder's assignments.yaml, if there is one)."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +108,14 @@ def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeS
     """Grade the class, writing results.sqlite as it goes, then `publish(gradebook)` (the command writes the views),
     holding the `--out` folder's lock throughout (a second run on the same folder is refused: `one_run_at_a_time`)."""
     problems = load_problems(request.problems_dir)
+    roster = read_roster(request.roster) if request.roster is not None else None
+    course, assignments_file = _course(request, problems, roster)  # a wrong file is told before any judging
     class_folder = scan_class(request.class_dir, source_limits(problems, request.options), request.layout)
     tasks = make_tasks(problems, class_folder, request.options)
     with one_run_at_a_time(request.out_dir):  # held until the last view is published
         gradebook, judged = judge_missing(request, problems, class_folder, tasks)
+        submitted_at = {(each.student, each.problem_id): each.modified_ns / 1e9 for each in class_folder.submissions}
+        gradebook = as_course(gradebook, course, folder_attempts(gradebook, submitted_at), roster, assignments_file)
         if request.stress_budget is not None:
             gradebook = dataclasses.replace(
                 gradebook,
@@ -117,6 +131,22 @@ def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeS
             )
         publish(gradebook)
     return GradeSummary(judged=judged, reused=len(tasks) - judged, gradebook=gradebook)
+
+
+def _course(request: GradeRequest, problems: Mapping[str, Problem], roster: Roster | None) -> tuple[Course, str | None]:
+    """The course to grade by, and the file it came from: `--assignments`, else the problems folder's
+    assignments.yaml when there is one, else none (each problem its own assignment, due never); with a roster,
+    the extensions.csv beside it, as `judge serve` reads it."""
+    path = request.assignments or request.problems_dir / ASSIGNMENTS_FILE
+    if request.assignments is not None and not path.exists():
+        raise JudgeError(f"{path}: no such assignments file; give --assignments the path of an assignments.yaml")
+    source = str(path) if path.exists() else None
+    course = read_course(path, problems.keys())
+    if roster is not None:
+        students = [row.id for row in roster.rows]
+        extensions = read_extensions(roster.path.parent / EXTENSIONS_FILE, course, students)
+        course = dataclasses.replace(course, extensions=extensions)
+    return graded_course(course, problems, source), source
 
 
 def judge_missing(

@@ -10,11 +10,9 @@ rejecting, is the problem's JE, as the format says.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from pathlib import Path
 from typing import Any
 
-from judge.checkers.program import ProgramChecker
 from judge.errors import JudgeFailure
 from judge.judging import measuring
 from judge.judging.failures import JUDGE_FAILURES, reason
@@ -23,7 +21,6 @@ from judge.judging.setup import JudgingSetup
 from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
-from judge.runner.execute import RunSpec
 from judge.verdicts import Verdict
 
 DIFF_LINES = 12
@@ -51,13 +48,14 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     (None when it exited cleanly), and the file holding its stdout. Run again where its time cannot be trusted
     yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked."""
     language = setup.program.toolchain.language
-    spec = _run_spec(setup, test)
-    runs = [execute.run(spec, measuring.stopping_limits(setup.limits, ()), setup.containment, setup.starter)]
+    spec = setup.run_spec(test.input_path)
+    limits = measuring.stopping_limits(setup.limits, ())
+    runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs)]
     outputs = [spec.stdout_path]
     while measuring.wants_another_run(runs, setup.limits):
         outputs[-1] = spec.stdout_path.rename(spec.stdout_path.with_name(f"{spec.stdout_path.name}.{len(runs)}"))
         stopping = measuring.stopping_limits(setup.limits, runs)
-        runs.append(execute.run(spec, stopping, setup.containment, setup.starter))
+        runs.append(execute.run(spec, stopping, setup.containment, setup.starter, setup.outputs))
         outputs.append(spec.stdout_path)
     verdict_from = measuring.measured(runs, setup.limits)
     decides = verdict_from.decides
@@ -87,7 +85,7 @@ def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     measured, failure, output_path = run_test(setup, test)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
-    output = output_path.read_bytes()
+    output = _output(setup, output_path)
     answer = test.answer_path.read_bytes()
     checked = setup.checker_for(test)(input=test.input_path.read_bytes(), output=output, answer=answer)
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
@@ -95,10 +93,17 @@ def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
 
 
+def _output(setup: JudgingSetup, path: Path) -> bytes:
+    """What a run printed, through the file kept for the next test where there is one (runner/execute.py)."""
+    return setup.outputs.read(path) if setup.outputs is not None else path.read_bytes()
+
+
 def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of a multi-pass problem: pass after pass, each reading the input the validator wrote on the one
     before, each under the full limits. The case's times and memory are its costliest pass's (the limits are
     per pass); its message names the pass that decided."""
+    from judge.checkers.program import ProgramChecker  # noqa: PLC0415 -- only a package's validator, not every run
+
     checker, passes = setup.checker_for(test), setup.problem.passes
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: a multi-pass problem needs an output validator program")
@@ -112,7 +117,10 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         if failure is not None:
             return _passes_result(test, runs, failure.verdict, f"pass {number}: {failure.message}")
         checked = checker(
-            input=current.input_path.read_bytes(), output=output_path.read_bytes(), answer=answer, next_pass=number > 1
+            input=current.input_path.read_bytes(),
+            output=_output(setup, output_path),
+            answer=answer,
+            next_pass=number > 1,
         )
         asked = checker.take_next_pass(next_input)
         if asked and checked.verdict is not Verdict.AC:
@@ -138,22 +146,19 @@ def _passes_result(
     )
 
 
-def _run_spec(setup: JudgingSetup, test: TestCase) -> RunSpec:
-    """How the program starts on one test: its run command, confined, reading the test's input."""
-    in_box = setup.starter.in_box
-    argv = setup.program.command(setup.program.toolchain.language.run, setup.limits.memory_mib, in_box=in_box)
-    return setup.program.run_spec(argv, test.input_path, "run", in_box=in_box)
-
-
 def _interactive_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     """One test of an interactive problem: the submission and the validator run together (interactive.py)."""
+    from judge.checkers.program import ProgramChecker  # noqa: PLC0415 -- as in _multi_pass_case
+
     checker = setup.checker_for(test)
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: an interactive problem needs an output validator program")
     from judge.judging.interactive import interact  # noqa: PLC0415 -- concurrent.futures, logging only when interactive
 
     language = setup.program.toolchain.language
-    done = interact(_run_spec(setup, test), setup.limits, language.memory_errors, setup.containment, checker, test)
+    done = interact(
+        setup.run_spec(test.input_path), setup.limits, language.memory_errors, setup.containment, checker, test
+    )
     stats = done.submission
     return CaseResult(
         name=test.name,
@@ -175,6 +180,8 @@ def _diffable(test: TestCase, answer: bytes, output: bytes) -> bool:
 
 def _diff(answer: bytes, output: bytes) -> str:
     """A short unified diff of expected vs got, for a failed test."""
+    import difflib  # noqa: PLC0415 -- only a failed test has a diff
+
     expected = answer.decode("utf-8", errors="replace").splitlines()
     got = output.decode("utf-8", errors="replace").splitlines()
     lines = list(difflib.unified_diff(expected, got, "expected", "got", lineterm="", n=1))

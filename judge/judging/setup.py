@@ -3,7 +3,8 @@
 `set_up` checks what the person gave (a problem with a time limit, a readable source, a language with a
 toolchain), chooses the sandbox and containment the command asked for, writes the source into a scratch folder
 removed afterwards and opens the problem's checker. `tests_started` then gives the setup the starter of its tests
-(a launcher, or a warm box) and the one control group they share. A test case needs nothing else (case.py).
+(a launcher, or a warm box), the one control group they share and their output files, kept from test to test.
+A test case needs nothing else (case.py).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from judge.programs.program import Program
 from judge.programs.runs import ProblemPrograms
 from judge.runner.containment.choice import choose_containment, describe
 from judge.runner.containment.protocol import Containment
-from judge.runner.execute import run_limits
+from judge.runner.execute import KeptOutputs, RunSpec, run_limits
 from judge.runner.limits import Limits
 from judge.runner.sandbox import choose_sandbox, scratch_folder
 from judge.runner.start import Spawner, Starter
@@ -59,6 +60,19 @@ class JudgingSetup:
     """How a run starts: a fork of the judge; inside `tests_started`, the tests' launcher or warm box."""
     test_checkers: Mapping[str, Checker] = dataclasses.field(default_factory=dict)
     """The checkers of the tests that have their own (a package group's output validator flags), by name."""
+    outputs: KeptOutputs | None = None
+    """Inside `tests_started`, the output files of the test before, emptied for the next (runner/execute.py)."""
+    test_run: RunSpec | None = None
+    """Inside `tests_started`, how the program starts on a test, but for its input: the same for every test, so
+    made once (its command and paths cost 0.05-0.1 ms to build)."""
+
+    def run_spec(self, input_path: Path) -> RunSpec:
+        """How the program starts on the test whose input is `input_path`: its run command, confined."""
+        if self.test_run is not None:
+            return dataclasses.replace(self.test_run, stdin_path=input_path)
+        in_box = self.starter.in_box
+        argv = self.program.command(self.program.toolchain.language.run, self.limits.memory_mib, in_box=in_box)
+        return self.program.run_spec(argv, input_path, "run", in_box=in_box)
 
     def checker_for(self, test: TestCase) -> Checker:
         """The checker that judges `test`'s output: its own, else the problem's."""
@@ -163,8 +177,10 @@ def tests_started(setup: JudgingSetup) -> Iterator[JudgingSetup]:
     with (
         setup.containment.for_runs(limits.memory_mib, limits.max_processes) as containment,
         test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter,
+        KeptOutputs() as outputs,
     ):
-        yield dataclasses.replace(setup, starter=starter, containment=containment)
+        started = dataclasses.replace(setup, starter=starter, containment=containment, outputs=outputs)
+        yield dataclasses.replace(started, test_run=started.run_spec(Path(os.devnull)))
 
 
 def _launcher_python() -> BoxPython | None:

@@ -12,11 +12,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB
-from judge.problems.expectations import Reference
-from judge.problems.scoring import ScoreGroup
+
+if TYPE_CHECKING:  # only named in annotations: a problem without references or groups never imports them
+    from judge.problems.expectations import Reference
+    from judge.problems.scoring import ScoreGroup
 
 SPEC_FILE = "problem.yaml"
 CUSTOM_CHECKER_FILE = "checker.py"

@@ -18,7 +18,6 @@ from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problems.files import read_problem_file
-from judge.programs.build import build_program
 from judge.programs.program import Program
 from judge.runner import execute
 from judge.runner.containment.choice import choose_containment
@@ -87,6 +86,8 @@ class ProblemPrograms:
 
     def build(self, path: Path, label: str, scratch: Path, folder: Path) -> Program:
         """The problem's program at `path` in any language, compiled once per machine (programs/build.py)."""
+        from judge.programs.build import build_program  # noqa: PLC0415 -- only a problem with a program to build
+
         return build_program(path, label, self.sandbox, self.containment, scratch, folder)
 
     def script_folder(self, scratch: Path, script: Path, name: str) -> Path:

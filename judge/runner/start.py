@@ -34,6 +34,9 @@ class Exited:
     status: int
     cpu_seconds: float
     maxrss_bytes: int
+    started_at: float | None = None
+    """When (time.monotonic) the starter started it, where it knows better than the judge (a launcher that first
+    emptied the box after the test before); None: when `Starter.start` returned."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,8 @@ class Starter(Protocol):
 
     def start(
         self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
-    ) -> Started: ...
+    ) -> Started:
+        """Start the run; `files` stay open until it has ended (a warm box may start it again in a fresh box)."""
 
 
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):

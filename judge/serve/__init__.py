@@ -1,17 +1,27 @@
 """`judge serve`: a classroom online judge in one command (students submit from a browser, verdicts arrive live).
 
     store/            the data folder's SQLite database, a module per kind of row: students, submissions (source
-                      stored before 201), settings,
+                      stored before 201), settings, rejudges (the results a rejudge replaced), clarifications,
+                      counterexample requests,
                       the fair order of pending submissions (everyone's first before anyone's second) and the cap,
                       browsers' sessions (idle and absolute lifetimes)
-    roster.py         roster.csv read, missing passwords generated into passwords.csv, the teacher's secret
+    roster.py         the roster's passwords: missing ones generated into passwords.csv; the teacher's id and secret
     auth.py           who is calling: argon2 password hashes, HTTP Basic or a session cookie (a random id), CSRF,
                       rate limits per (id, address)
-    judge_process.py  the judging process: claims submissions, judges them on the batch executors, stores results
+    judge_process.py  the judging process: claims submissions, judges them on the batch executors, stores results;
+                      counterexample requests are a job of its own kind, searched when no submission waits
+    counterexamples.py  a student's counterexample: the teacher's switch per problem, who may ask (and how often),
+                      what a page shows of what was found
+    counterexample_search.py  the search behind it: `judge stress` on generated inputs only, never a test's input,
+                      in a process of the judging process's own that gives its worker back to a submission
     progress.py       the worker's "compiling", "test k of n", written into the database while a submission is
                       judged (by a local worker itself; a Dask worker's arrive as Dask events, written by the
                       judging process)
     contest.py        the teacher's settings: contest window, scoreboard hidden or frozen, announcements
+    rejudges.py       what a rejudge changed: the teacher's report (page and CSV, old and new verdict per student
+                      and problem, pending until judged) and the line a student whose result changed reads
+    clarifications.py students' questions about a problem and the teacher's answers (to the asker or to
+                      everyone): who may read which, the questions' bounds and rate limit
     feedback.py       what a caller is shown of a submission (BOJ's policy for students, everything for the teacher)
     scoreboard.py     ICPC rows (solved, penalty, attempts) and points, with the freeze
     statement.py      statement.md (or a package's problem.en.md) rendered to sanitised HTML (no raw HTML, no remote

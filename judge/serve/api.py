@@ -5,6 +5,9 @@
     GET  /api/submissions/{id}   the status, "feedback" (the policy) and "result" (feedback.py says which shape)
     GET  /api/scoreboard         the scoreboard as the caller may see it
     GET  /api/problems           the problems' ids and titles
+    GET  /api/clarifications     the questions and answers the caller may read (clarifications.py decides)
+    POST /api/submissions/{id}/counterexample   ask for a small input the submission fails on -> 202 {"id": ...}
+    GET  /api/submissions/{id}/counterexample   the latest request: status, and once done what was found
 
 Scripts authenticate with HTTP Basic (id and password); browsers with the session cookie, and then a POST must
 carry the session's CSRF token in the X-CSRF-Token header. A POST with Basic credentials that a browser marks as
@@ -25,6 +28,8 @@ from starlette.routing import Route
 
 from judge.inert import for_terminal, json_document
 from judge.serve.auth import CSRF_HEADER, Caller, from_another_site
+from judge.serve.clarifications import visible_documents
+from judge.serve.counterexamples import ask, shown
 from judge.serve.feedback import submission_document, submission_status
 from judge.serve.forms import csrf_holds, read_submission_form
 from judge.serve.service import HttpRefusal, ServeContext
@@ -137,6 +142,40 @@ async def _get_problems(request: Request, context: ServeContext, caller: Caller)
     )
 
 
+async def _get_clarifications(request: Request, context: ServeContext, caller: Caller) -> Response:
+    return _AsciiJSON(visible_documents(context.store, caller))
+
+
+async def _ask_counterexample(request: Request, context: ServeContext, caller: Caller) -> Response:
+    url = f"/api/submissions/{request.path_params['submission_id']}/counterexample"
+    try:
+        submission_id = int(request.path_params["submission_id"])
+    except ValueError:
+        raise HttpRefusal(404, "no such submission") from None
+    request_id = await run_in_threadpool(ask, context, caller, submission_id)
+    return _AsciiJSON({"id": request_id, "url": url}, status_code=202, headers={"Location": url})
+
+
+async def _get_counterexample(request: Request, context: ServeContext, caller: Caller) -> Response:
+    try:
+        submission_id = int(request.path_params["submission_id"])
+    except ValueError:
+        raise HttpRefusal(404, "no such submission") from None
+    submission = context.visible_submission(caller, submission_id)
+    latest = context.store.counterexample_of(submission.id)
+    if latest is None:
+        raise HttpRefusal(404, f"no counterexample asked for submission {submission.id}")
+    return _AsciiJSON(shown(latest, context.problems.get(submission.problem_id), teacher=caller.teacher).to_dict())
+
+
+def counterexample_routes(context: ServeContext) -> list[Route]:
+    path = "/api/submissions/{submission_id}/counterexample"
+    return [
+        Route(path, _signed_in(context, _ask_counterexample), methods=["POST"]),
+        Route(path, _signed_in(context, _get_counterexample), methods=["GET"]),
+    ]
+
+
 def api_routes(context: ServeContext) -> list[Route]:
     return [
         Route("/api/submissions", _signed_in(context, _post_submission), methods=["POST"]),
@@ -144,4 +183,6 @@ def api_routes(context: ServeContext) -> list[Route]:
         Route("/api/submissions/{submission_id}", _signed_in(context, _get_submission), methods=["GET"]),
         Route("/api/scoreboard", _signed_in(context, _get_scoreboard), methods=["GET"]),
         Route("/api/problems", _signed_in(context, _get_problems), methods=["GET"]),
+        Route("/api/clarifications", _signed_in(context, _get_clarifications), methods=["GET"]),
+        *counterexample_routes(context),
     ]

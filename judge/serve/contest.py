@@ -2,23 +2,20 @@
 N minutes), and the limit on pending submissions. Stored in the database's settings table as text, so both
 processes and a restart see the same values.
 
-The teacher types the window in local time, in a time zone named beside it (an IANA name such as Asia/Seoul; the
-page's script fills in the browser's own until one is saved); the pages show every moment in UTC, inside a
-`<time datetime>` that the script shows in the reader's own local time."""
+The teacher types the window in local time, in a time zone named beside it (the page's script fills in the browser's
+own until one is saved), read as course/times.py reads an assignment's times."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime
 
+from judge.course.times import DEFAULT_ZONE, parse_time, shown_time, time_zone
 from judge.errors import JudgeError
 
-TIME_FORMAT = "%Y-%m-%d %H:%M"
 INPUT_FORMAT = "%Y-%m-%dT%H:%M"
 """A datetime-local input's value."""
-DEFAULT_ZONE = "UTC"
 
 
 @dataclass(frozen=True)
@@ -68,41 +65,11 @@ class ContestSettings:
         return self.end - 60 * self.freeze_minutes
 
 
-def shown_time(moment: float) -> str:
-    return datetime.fromtimestamp(moment, UTC).strftime(TIME_FORMAT) + " UTC"
-
-
-def iso_time(moment: float) -> str:
-    """A moment as a `<time datetime>` holds it (UTC, to the second)."""
-    return datetime.fromtimestamp(moment, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def time_zone(name: str) -> ZoneInfo:
-    """The zone called `name` (JudgeError naming the field when there is none)."""
-    try:
-        return ZoneInfo(name.strip() or DEFAULT_ZONE)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise JudgeError(f"zone: {name!r} is not a time zone; write one such as Asia/Seoul, or UTC") from None
-
-
 def input_time(moment: float | None, zone: str) -> str:
     """A moment as a datetime-local input shows it, in `zone` ("" for none)."""
     if moment is None:
         return ""
     return datetime.fromtimestamp(moment, time_zone(zone)).strftime(INPUT_FORMAT)
-
-
-def parse_time(text: str, field: str, zone: str = DEFAULT_ZONE) -> float | None:
-    """A form's `YYYY-MM-DD HH:MM` (or a datetime-local input's `T` between them), read in `zone`, as Unix time;
-    empty is None."""
-    text = text.strip().replace("T", " ")
-    if not text:
-        return None
-    try:
-        local = datetime.strptime(text, TIME_FORMAT)
-    except ValueError:
-        raise JudgeError(f"{field}: {text!r} is not a time; write YYYY-MM-DD HH:MM") from None
-    return local.replace(tzinfo=time_zone(zone)).timestamp()
 
 
 def with_form(settings: ContestSettings, form: dict[str, str]) -> ContestSettings:

@@ -1,5 +1,10 @@
 """The teacher's exports, from the server's store: the gradebook `judge grade` writes (grades.csv, grades.json,
-report.html, with its results.sqlite) and the similarity report `judge similarity` writes.
+report.html, canvas.csv and moodle.csv for an LMS, with its results.sqlite) and the similarity report `judge
+similarity` writes.
+
+The LMS files grade every judged submission by the course's late policy at the time the server stored it
+(judge/grading/course_grading.py, as `judge grade` does with a file's modification time), with the roster's names,
+e-mails, SIS ids and sections.
 
 Each student's graded submission per problem is their latest accepted one, else their latest judged one (as a
 teacher collecting files would take the last). They become the class folder and stored results that `judge grade`
@@ -20,12 +25,17 @@ import os
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.batch.packing import ProblemPack
 from judge.batch.tasks import Pair, SubmissionOutcome
 from judge.class_folder import ClassFolder, Submission
-from judge.grading.gradebook import Gradebook
+from judge.course.grades import Attempt
+from judge.course.model import Course
+from judge.course.roster import Roster
+from judge.grading.course_grading import as_course, graded_course
+from judge.grading.gradebook import Gradebook, fraction
 from judge.grading.results_db import DATABASE_NAME, Fingerprint, ResultsDatabase, StoredResult
 from judge.languages.sources import SourceFiles
 from judge.output_folder import FolderWords, writing_into
@@ -61,7 +71,23 @@ def pending_cells(submissions: Sequence[StoredSubmission], problems: Mapping[str
     )
 
 
-def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str], out_dir: Path) -> list[Pair]:
+@dataclass(frozen=True)
+class ExportCourse:
+    """What grades the export as a course: the course (its assignments and extensions; none: each problem its own,
+    due never), where it was read from (None: nowhere), and the roster the server read at its start."""
+
+    course: Course = field(default_factory=Course)
+    source: str | None = None
+    roster: Roster | None = None
+
+
+def export(
+    store: Store,
+    problems: Mapping[str, Problem],
+    students: Sequence[str],
+    out_dir: Path,
+    course: ExportCourse = ExportCourse(),
+) -> list[Pair]:
     """Put a new `out_dir` in place holding every file of EXPORT_FILES, readable by the owner only, and return
     the cells whose judging was still under way (`pending_cells`); a full data folder (`out_dir`'s parent) raises
     `FolderUnwritable` in EXPORT_WORDS."""
@@ -69,7 +95,7 @@ def export(store: Store, problems: Mapping[str, Problem], students: Sequence[str
         staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out_dir.parent))
         try:
             submissions = store.submissions()
-            _write_export(store, problems, students, staging, submissions)
+            _write_export(store, problems, students, staging, submissions, course)
             claim_private_folder(staging, "export again")  # the writers' files are 0644 under umask 022: 0600 now
             _put_in_place(staging, out_dir)
         finally:
@@ -83,6 +109,7 @@ def _write_export(
     students: Sequence[str],
     out_dir: Path,
     rows: Sequence[StoredSubmission],
+    course: ExportCourse,
 ) -> None:
     """Write every file of EXPORT_FILES into the new folder `out_dir`, from the store's `rows` (read once)."""
     from judge.reporters.similarity import write_files  # copydetect and numpy: only when exporting
@@ -124,8 +151,30 @@ def _write_export(
             tests = len(problems[submission.problem_id].tests)
             stored[pair] = results.record(pair, fingerprint, outcome, tests)
     gradebook = Gradebook.build(problems, class_folder, stored, partial=False)
-    write_views(gradebook, out_dir)
+    graded = graded_course(course.course, problems, course.source)
+    write_views(as_course(gradebook, graded, _attempts(rows, problems), course.roster, course.source), out_dir)
     write_files(compare_class(class_folder, (), DEFAULT_THRESHOLD), out_dir)
+
+
+def _attempts(rows: Sequence[StoredSubmission], problems: Mapping[str, Problem]) -> list[Attempt]:
+    """Every judged submission, at the time it was stored: the late policy may credit an earlier one more than
+    the latest accepted one the gradebook shows."""
+    return [
+        Attempt(
+            row.student,
+            row.problem_id,
+            row.submitted_at,
+            fraction(
+                row.verdict or Verdict.JE,
+                row.result,
+                row.tests_passed or 0,
+                len(problems[row.problem_id].tests),
+                partial=False,
+            ),
+        )
+        for row in rows
+        if row.status == "done" and row.problem_id in problems
+    ]
 
 
 def _put_in_place(staging: Path, out_dir: Path) -> None:

@@ -21,6 +21,10 @@ watch it in turn, kill the submissions' processes and exit, so nothing is left r
 again when the teacher asks for it or for a rejudge (a new `problems_epoch`). A rejudge voids the claim of a run
 still going (store/submissions.py): that run keeps its worker until it ends, and its result is not stored.
 
+A counterexample request (counterexample_search.py) is a job of its own kind on the same workers: `Searches`
+counts its search as a busy worker, claims one only when no submission is queued and a worker is free, and gives
+the worker to a submission queued while every worker is busy, at once (the search winds down after its trial).
+
 On a Dask cluster the progress of a submission ("test k of n") comes back as Dask events, which this process
 writes into the database (progress.py), since a worker on another machine has no database to write.
 """
@@ -47,6 +51,7 @@ from judge.inert import for_terminal
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
 from judge.problems.scan import load_problems
+from judge.serve.counterexample_search import Searches
 from judge.serve.progress import PROGRESS_TOPIC, DaskProgressRecorder, StoredProgress
 from judge.serve.store import PROBLEMS_EPOCH, Claimed, Store, StoredSubmission
 
@@ -97,22 +102,35 @@ def judging_main(config: JudgingConfig) -> None:
     store = Store(config.data_dir)
     judging_process = uuid.uuid4().hex
     store.release_claims()
+    store.release_counterexample_claims()
     problems = _Problems(config.problems_dir)
     options = dataclasses.replace(config.options, fail_fast=True)  # BOJ's order (the module's docstring)
-    with open_executor(config.executor) as executor:
+    searches = Searches(store, judging_process, config.problems_dir, config.options)
+    with open_executor(config.executor) as executor, searches:
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
-        _judge_forever(store, judging_process, problems, executor, options)
+        _judge_forever(store, judging_process, problems, executor, options, searches)
 
 
 def _judge_forever(
-    store: Store, judging_process: str, problems: _Problems, executor: Executor, options: RunOptions
+    store: Store,
+    judging_process: str,
+    problems: _Problems,
+    executor: Executor,
+    options: RunOptions,
+    searches: Searches,
 ) -> None:
     in_flight: dict[int, tuple[Claimed, SubmissionTask, float]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
+        searches.collect()
+        if searches.busy and len(in_flight) + 1 >= executor.workers and store.submission_waiting():
+            searches.give_way()  # a submission waits for the search's worker: it takes it now
+        workers = executor.workers - searches.busy
         lanes = executor.lanes  # -j at full speed, and spare slots that a judging gone slow makes room for
-        free = lanes.free([started for _, _, started in in_flight.values()], time.monotonic())
+        now = time.monotonic()
+        started = [moment for _, _, moment in in_flight.values()]
+        free = lanes.free([*started, *[now] * searches.busy], now)  # a search counts as a fresh judging
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
@@ -134,10 +152,13 @@ def _judge_forever(
                     continue
                 executor.submit(task)
                 in_flight[id(task)] = (claimed, task, time.monotonic())
+        if len(in_flight) < workers:
+            searches.start_next()  # only while no submission is queued (the store checks, as it claims)
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
-        finished = executor.wait_finished(BUSY_WAIT_SECONDS if len(in_flight) >= lanes.processes else IDLE_POLL_SECONDS)
+        busy = len(in_flight) >= lanes.processes and not searches.busy  # a search is watched closely: it may give way
+        finished = executor.wait_finished(BUSY_WAIT_SECONDS if busy else IDLE_POLL_SECONDS)
         if finished is not None:
             claimed, _, _ = in_flight.pop(id(finished.task))
             store.finish(claimed.submission.id, claimed.token, finished.outcome)

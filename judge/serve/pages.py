@@ -17,22 +17,39 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from judge.course.assignments import ASSIGNMENTS_FILE
+from judge.course.extensions import extension_of
+from judge.course.late_policy import hard_deadline, policy_words
+from judge.course.state import AssignmentState, state_of, states
+from judge.course.times import iso_time, shown_time
 from judge.errors import JudgeError
 from judge.output_folder import FolderUnwritable
 from judge.problems.model import Problem
 from judge.reporters.html import environment
 from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
-from judge.serve.contest import countdown, input_time, iso_time, shown_time, with_form
+from judge.serve.clarifications import MAX_QUESTION, ClarificationDesk, visible
+from judge.serve.contest import countdown, input_time, with_form
+from judge.serve.counterexamples import (
+    PER_HOUR,
+    ask,
+    enabled_problems,
+    searchable,
+    shown,
+    stored_setting,
+    why_not_offered,
+)
 from judge.serve.drafts import Draft
-from judge.serve.exports import EXPORT_FILES, export
+from judge.serve.exports import EXPORT_FILES, ExportCourse, export
 from judge.serve.feedback import language_name, submission_document
 from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
+from judge.serve.rejudges import changes_seen_by, latest_report, reason_given, report, report_csv
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
 from judge.serve.statement import StatementPage, statement_image, statement_page
 from judge.serve.store import Filters, StoredSubmission
@@ -56,7 +73,11 @@ class Pages:
         self.env.filters["countdown"] = countdown
         self.env.filters["input_time"] = input_time
         self.env.filters["language_name"] = language_name
+        self.env.filters["late_words"] = policy_words
+        self.env.filters["closes"] = lambda assignment: hard_deadline(assignment.due, assignment.late)
         self._statements: dict[str, tuple[Problem, StatementPage]] = {}
+        self.desk = ClarificationDesk(context.store)  # the students' questions, and their per-minute limit
+        self.env.globals.update(self.counterexample_globals())
 
     def statement(self, problem: Problem) -> StatementPage:
         """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
@@ -178,6 +199,7 @@ class Pages:
             solved=solved,
             tried=tried,
             window=context.settings().refusal(time.time()),
+            assignments=states(context.course(), caller.id, time.time()),
         )
 
     async def problem(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -200,6 +222,9 @@ class Pages:
             page=self.statement(problem),
             languages=language_choices(),
             last_language=context.last_language(caller.id) or "",
+            assignment=assignment_state(context, problem.id, caller.id),
+            clarifications=[each for each in visible(context.store, caller) if each.problem_id == problem.id],
+            max_question=MAX_QUESTION,
         )
 
     async def figure(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -214,7 +239,8 @@ class Pages:
 
     async def my_submissions(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         rows = context.store.submissions(Filters(student=caller.id))
-        return self.render(request, "submissions.html", caller=caller, rows=rows)
+        rejudged = changes_seen_by(context.store, caller.id)
+        return self.render(request, "submissions.html", caller=caller, rows=rows, rejudged=rejudged)
 
     async def submission(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -234,6 +260,9 @@ class Pages:
             document=submission_document(row, teacher=caller.teacher),
             test_names=test_names,
             not_run=not_run(row, test_names),
+            rejudged=context.store.rejudged_entries(submission_id=row.id)
+            if caller.teacher
+            else changes_seen_by(context.store, caller.id, row.id),
         )
 
     async def scoreboard(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -263,6 +292,12 @@ class Pages:
             exported=exported,
             counts=context.store.counts(),
             message=query.get("message", ""),
+            course=context.course_files,
+            granted=context.store.extensions(),
+            extensions_file=context.extensions_file,
+            rejudge_report=latest_report(context.store),
+            rejudges=context.store.rejudges(),
+            clarifications=visible(context.store, caller),
         )
 
     async def rejudge(self, request: Request, context: ServeContext, caller: Caller) -> Response:
@@ -271,21 +306,26 @@ class Pages:
         form = await request.form()
         target = str(form.get("target", ""))
         try:
+            reason = reason_given(str(form.get("reason", "")))
+        except ValueError as error:
+            raise HttpRefusal(400, f"not rejudged: {error}") from None
+        try:
             await run_in_threadpool(context.reload_problems)
         except JudgeError as error:
             raise HttpRefusal(400, f"not rejudged: the problems folder does not read: {error}") from None
         if target == "submission":
             try:
-                count = context.store.requeue(submission_id=int(str(form.get("submission", ""))))
+                done = context.store.requeue(reason=reason, submission_id=int(str(form.get("submission", ""))))
             except ValueError:
                 raise HttpRefusal(400, "give the submission's number") from None
         elif target == "problem" and str(form.get("problem", "")) in context.problems:
-            count = context.store.requeue(problem_id=str(form.get("problem")))
+            done = context.store.requeue(reason=reason, problem_id=str(form.get("problem")))
         elif target == "all":
-            count = context.store.requeue()
+            done = context.store.requeue(reason=reason)
         else:
             raise HttpRefusal(400, "rejudge what? a submission, a problem of the list, or all")
-        return RedirectResponse(f"/teacher?message={count}+submission(s)+queued+again", status_code=303)
+        said = f"{done.count}+submission(s)+queued+again"  # the teacher's page shows the latest rejudge's report
+        return RedirectResponse(f"/teacher?message={said}#rejudge-report", status_code=303)
 
     async def reload(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         try:
@@ -329,12 +369,36 @@ class Pages:
             raise HttpRefusal(404, "no such announcement (removed already?)")
         return RedirectResponse(f"/teacher?message={said}", status_code=303)
 
+    async def grant_extension(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """An extension from the teacher's form, checked as extensions.csv's rows are; it overrides the file's."""
+        form = await request.form()
+        student, assignment, due = (str(form.get(name, "")).strip() for name in ("student", "assignment", "due"))
+        try:
+            granted = extension_of(student, assignment, due, context.course_files, context.store.students())
+        except JudgeError as error:
+            raise HttpRefusal(400, f"no extension granted: {error}") from None
+        context.store.grant_extension(granted)
+        return RedirectResponse("/teacher?message=extension+granted#course", status_code=303)
+
+    async def remove_extension(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        if not context.store.remove_extension(str(form.get("student", "")), str(form.get("assignment", ""))):
+            raise HttpRefusal(404, "no such extension granted on this page (removed already?)")
+        return RedirectResponse("/teacher?message=extension+removed#course", status_code=303)
+
     async def export(self, request: Request, context: ServeContext, caller: Caller) -> Response:
         students = list(context.store.students())
+        course = context.course()
+        source = str(context.problems_dir / ASSIGNMENTS_FILE) if course.assignments else None
+        graded = ExportCourse(course, source, context.roster)
         try:
-            pending = await run_in_threadpool(export, context.store, context.problems, students, context.export_dir)
+            pending = await run_in_threadpool(
+                export, context.store, context.problems, students, context.export_dir, graded
+            )
         except FolderUnwritable as failure:  # a full data folder: the teacher's one line, not a server error
             raise HttpRefusal(507 if failure.full else 500, f"not exported: {failure}") from None
+        except JudgeError as error:  # the course's files contradict the problems (an assignment id a problem's)
+            raise HttpRefusal(400, f"not exported: {error}") from None
         if pending:  # a rejudge under way: say which grades are not final rather than leave them blank silently
             cells = ", ".join(f"{student}/{problem}" for student, problem in pending)
             message = (
@@ -349,6 +413,116 @@ class Pages:
         if name not in EXPORT_FILES or not (context.export_dir / name).is_file():
             raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
+
+    # rejudge reports and clarifications -------------------------------------------------------------------------
+
+    async def rejudge_report(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """One rejudge's report (the teacher's page shows the latest)."""
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        return self.render(
+            request, "rejudge_page.html", caller=caller, rejudge_report=found, students=context.store.students()
+        )
+
+    async def rejudge_csv(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        found = report(context.store, request.path_params["rejudge_id"])
+        if found is None:
+            raise HttpRefusal(404, "no such rejudge")
+        names = {student.id: student.name for student in context.store.students().values()}
+        name = f"rejudge-{found.rejudge.id}.csv"
+        return Response(
+            report_csv(found, names),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def ask(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """A student's question (POST), sent back to the problem's page; a GET (a refused form's redirect) goes
+        there too, with the refusal's line."""
+        problem_id = request.path_params["problem_id"]
+        page = f"/problems/{quote(problem_id, safe='')}"
+        if request.method == "GET":
+            draft = context.drafts.take(csrf_token(request, context), request.url.path)
+            if draft is not None:
+                return self.sent_back(request, Draft(page, draft.message, draft.fields))
+            return RedirectResponse(page, status_code=303)
+        question = str((await request.form()).get("question", ""))
+        try:
+            await run_in_threadpool(self.desk.ask, caller, problem_id, set(context.problems), question)
+        except HttpRefusal as refusal:
+            kept = {"question": question[:MAX_QUESTION]}
+            return self.sent_back(request, Draft(page, refusal.message, kept))
+        return RedirectResponse(f"{page}#clarifications", status_code=303)
+
+    async def answer(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        form = await request.form()
+        self.desk.answer(request.path_params["clarification_id"], str(form.get("answer", "")), str(form.get("to")))
+        return RedirectResponse("/teacher?message=answered#clarifications", status_code=303)
+
+    # counterexamples (counterexamples.py): what their templates ask for, asking, the teacher's switch ----------
+
+    def counterexample_globals(self) -> dict[str, Any]:
+        """The functions submission_counterexample.html and teacher_counterexamples.html call."""
+        context = self.context
+
+        def of_submission(caller: Caller, row: StoredSubmission) -> dict[str, Any]:
+            latest = context.store.counterexample_of(row.id)
+            problem = context.problems.get(row.problem_id)
+            return {
+                "why_not": why_not_offered(context, caller, row),
+                "shown": shown(latest, problem, teacher=caller.teacher) if latest is not None else None,
+                "per_hour": PER_HOUR,
+            }
+
+        def problems() -> list[dict[str, Any]]:
+            enabled = enabled_problems(context.store.settings())
+            return [
+                {"id": key, "title": problem.spec.title, "searchable": searchable(problem), "enabled": key in enabled}
+                for key, problem in context.problems.items()
+            ]
+
+        def log() -> list[dict[str, Any]]:
+            return [
+                {"request": request, "shown": shown(request, context.problems.get(request.problem_id), teacher=True)}
+                for request in context.store.counterexamples()
+            ]
+
+        return {"counterexample_of": of_submission, "counterexample_problems": problems, "counterexample_log": log}
+
+    async def ask_counterexample(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """The student's button: a request stored, or its one-line refusal, back on the submission's page."""
+        try:
+            submission_id = int(request.path_params["submission_id"])
+        except ValueError:
+            raise HttpRefusal(404, "no such submission") from None
+        page = f"/submissions/{submission_id}"
+        try:
+            await run_in_threadpool(ask, context, caller, submission_id)
+        except HttpRefusal as refusal:
+            return self.sent_back(request, Draft(page, refusal.message))
+        return RedirectResponse(page, status_code=303)
+
+    async def counterexample_settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
+        """The teacher's switch: the checked problems (those with inputs to search) offer counterexamples."""
+        form = await request.form()
+        chosen = [
+            str(key)
+            for key in form.getlist("problem")
+            if str(key) in context.problems and searchable(context.problems[str(key)])
+        ]
+        context.store.put_settings(stored_setting(chosen))
+        return RedirectResponse("/teacher?message=counterexamples+saved", status_code=303)
+
+    def counterexample_routes(self) -> list[Route]:
+        return [
+            Route(
+                "/submissions/{submission_id}/counterexample",
+                self.signed_in(self.ask_counterexample),
+                methods=["POST"],
+            ),
+            Route("/teacher/counterexamples", self.teacher_only(self.counterexample_settings), methods=["POST"]),
+        ]
 
     def routes(self) -> list[Route]:
         return [
@@ -370,9 +544,23 @@ class Pages:
                 self.teacher_only(self.edit_announcement),
                 methods=["POST"],
             ),
+            Route("/teacher/extensions", self.teacher_only(self.grant_extension), methods=["POST"]),
+            Route("/teacher/extensions/remove", self.teacher_only(self.remove_extension), methods=["POST"]),
             Route("/teacher/export", self.teacher_only(self.export), methods=["POST"]),
             Route("/teacher/export/{name}", self.teacher_only(self.download)),
+            Route("/teacher/rejudges/{rejudge_id:int}", self.teacher_only(self.rejudge_report)),
+            Route("/teacher/rejudges/{rejudge_id:int}.csv", self.teacher_only(self.rejudge_csv)),
+            Route("/problems/{problem_id}/questions", self.signed_in(self.ask), methods=["GET", "POST"]),
+            Route("/teacher/clarifications/{clarification_id:int}", self.teacher_only(self.answer), methods=["POST"]),
+            *self.counterexample_routes(),
         ]
+
+
+def assignment_state(context: ServeContext, problem_id: str, student: str) -> AssignmentState | None:
+    """The state of the assignment `problem_id` is in, for `student` (None: it is in none)."""
+    course = context.course()
+    assignment = course.assignment_of(problem_id)
+    return None if assignment is None else state_of(course, assignment, student, time.time())
 
 
 def not_run(row: StoredSubmission, test_names: list[str]) -> list[str]:

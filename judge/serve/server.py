@@ -23,6 +23,9 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from judge.batch.executors import ExecutorChoice
+from judge.course.assignments import ASSIGNMENTS_FILE
+from judge.course.extensions import EXTENSIONS_FILE
+from judge.course.roster import read_roster
 from judge.errors import JudgeError
 from judge.options import RunOptions
 from judge.output_folder import FolderWords, one_writer_at_a_time
@@ -39,7 +42,7 @@ from judge.serve.roster import (
     TEACHER_SECRET_FILE,
     RosterEntry,
     kept_secret,
-    read_roster,
+    with_passwords,
 )
 from judge.serve.service import ServeContext
 from judge.serve.store import DATABASE_NAME, Store, Student
@@ -140,7 +143,8 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
         store = Store(request.data_dir)
         store.create()
         passwords = Passwords()
-        entries = read_roster(request.roster, request.data_dir)
+        roster = read_roster(request.roster)
+        entries = with_passwords(roster, request.data_dir)
         enrol(store, entries, passwords)
         sock = bind(request.host, request.port)
         https = request.certfile is not None
@@ -154,7 +158,10 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             max_pending=request.max_pending,
             opened_at=_opened_at(store),
             passwords=passwords,
+            extensions_file=request.roster.parent / EXTENSIONS_FILE,
+            roster=roster,
         )
+        context.course_files = context.read_course_files(problems)
         max_connections = connections_within(raise_descriptor_limit())
         config = uvicorn.Config(
             create_app(context),
@@ -187,6 +194,12 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             f"teacher: sign in as {TEACHER_ID!r} with {context.teacher_secret} "
             f"(kept in {request.data_dir / TEACHER_SECRET_FILE})"
         )
+        if context.course_files.assignments:
+            course = context.course_files
+            say(
+                f"course: {len(course.assignments)} assignment(s) from {request.problems_dir / ASSIGNMENTS_FILE}, "
+                f"{len(course.extensions)} extension(s) from {context.extensions_file}"
+            )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
         judging = JudgingConfig(request.data_dir, request.problems_dir, executor, request.options, os.getpid())

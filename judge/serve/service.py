@@ -6,6 +6,7 @@ problems, the signed-in checks, the browsers' sessions and the rate limits.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Callable
@@ -14,6 +15,11 @@ from pathlib import Path, PurePosixPath
 
 from starlette.requests import Request
 
+from judge.course.assignments import ASSIGNMENTS_FILE, read_course
+from judge.course.extensions import read_extensions
+from judge.course.model import Course
+from judge.course.roster import Roster
+from judge.course.state import submission_refusal
 from judge.errors import SubmissionError
 from judge.languages.catalog import LANGUAGES
 from judge.languages.detection import detect_language
@@ -75,7 +81,8 @@ class HttpRefusal(Exception):
 @dataclass
 class ServeContext:
     """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords) and
-    in `reload_problems`, which replaces `problems` whole (a request holding the old dict finishes with it).
+    in `reload_problems`, which replaces `problems` and `course_files` whole (a request holding the old ones
+    finishes with them).
     `clock` and `lifetimes` are the sessions' (a test gives its own)."""
 
     data_dir: Path
@@ -94,6 +101,12 @@ class ServeContext:
     lifetimes: SessionLifetimes = field(default_factory=SessionLifetimes)
     drafts: Drafts = field(default_factory=Drafts)
     clock: Callable[[], float] = time.time
+    course_files: Course = field(default_factory=Course)
+    """The course as the files say it (assignments.yaml, extensions.csv); `course()` adds the teacher page's."""
+    extensions_file: Path | None = None
+    roster: Roster | None = None
+    """The roster as the server read it at its start: the names, e-mails, SIS ids and sections the exports carry
+    (None in a test's in-process context: the exports name the stored students only)."""
 
     @property
     def export_dir(self) -> Path:
@@ -107,9 +120,24 @@ class ServeContext:
         show, and the judging process judges with, what the folder holds now; how many problems it holds. A
         folder that does not read (a half-edited problem.yaml) raises JudgeError and changes nothing."""
         problems = load_problems(self.problems_dir)
-        self.problems = problems
+        course = self.read_course_files(problems)
+        self.problems, self.course_files = problems, course
         self.store.put_settings({PROBLEMS_EPOCH: repr(time.time())})
         return len(problems)
+
+    def read_course_files(self, problems: dict[str, Problem]) -> Course:
+        """assignments.yaml beside the problems, with extensions.csv's extensions (JudgeError when either is
+        malformed)."""
+        course = read_course(self.problems_dir / ASSIGNMENTS_FILE, problems)
+        if self.extensions_file is None:
+            return course
+        return dataclasses.replace(
+            course, extensions=read_extensions(self.extensions_file, course, self.store.students())
+        )
+
+    def course(self) -> Course:
+        """The course as it stands: the files' extensions, then the teacher page's, which override them."""
+        return dataclasses.replace(self.course_files, extensions=self.course_files.extensions + self.store.extensions())
 
     # who is calling -------------------------------------------------------------------------------------------
 
@@ -217,7 +245,10 @@ class ServeContext:
         problem = self.problems.get(problem_id)
         if problem is None:
             raise HttpRefusal(404, f"no problem {problem_id!r}; the problems are: {', '.join(self.problems)}")
-        refusal = self.settings().refusal(time.time())
+        now = time.time()
+        refusal = submission_refusal(self.course(), problem_id, caller.id, now)
+        if refusal is None:  # in no assignment: the contest window decides
+            refusal = self.settings().refusal(now)
         if refusal:
             raise HttpRefusal(403, refusal)
         limit = 1024 * problem.spec.source_limit
@@ -248,7 +279,7 @@ class ServeContext:
         stored: int | None = None
         try:
             stored = self.store.add_submission(
-                NewSubmission(caller.id, problem_id, chosen.key, name, source), self.max_pending
+                NewSubmission(caller.id, problem_id, chosen.key, name, source, submitted_at=now), self.max_pending
             )
         finally:
             if stored is None:  # refused by the cap (or not stored at all): not a submission of this minute
@@ -291,6 +322,7 @@ class ServeContext:
             freeze_at=freeze_at if frozen else None,
             viewer=None if caller.teacher else caller.id,
             scored=any(problem.scoring is not None for problem in self.problems.values()),
+            course=self.course(),
         )
 
 

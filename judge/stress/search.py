@@ -14,6 +14,7 @@ constants in the source) go to the run's temporary folder, never to `.hypothesis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 
 from judge.errors import SpecError
 from judge.options import RunOptions
+from judge.problems.files import read_problem_file
 from judge.problems.model import Problem
 from judge.programs.generators import run_generator
 from judge.stress.budget import Clock, OnTrial
@@ -49,6 +51,11 @@ class StressRequest:
     database: Path | None = None
     setup: SearchSetup | None = None
     """The problem's inputs and reference when the caller resolved them already (once per problem)."""
+    generated_only: bool = False
+    """Search generated inputs only: the bundled tests are not judged, and an input equal to one of them (byte for
+    byte) counts as passing, so it is never reported (`judge serve` shows the input to a student)."""
+    stop: Callable[[], bool] | None = None
+    """Asked between trials: True ends the search as if its budget were spent."""
 
 
 @dataclass(frozen=True)
@@ -116,9 +123,12 @@ def stress(request: StressRequest, on_trial: OnTrial) -> StressReport:
                 size="",
                 compile_message=bench.submission.compiled.message,
             )
-        clock = Clock.started(request.budget_seconds)
-        from_test = failing_test_shrunk(request.problem, source, bench, clock, on_trial)
-        found = from_test.trial if from_test else _search(source, bench, request, clock, on_trial)
+        clock = Clock.started(request.budget_seconds, request.stop)
+        excluded = bundled_inputs(request.problem) if request.generated_only else frozenset()
+        from_test = (
+            None if request.generated_only else failing_test_shrunk(request.problem, source, bench, clock, on_trial)
+        )
+        found = from_test.trial if from_test else _search(source, bench, request, clock, excluded, on_trial)
         size = source.size(found.input.decode("utf-8", errors="replace")) if found else ""
         return StressReport(
             **report,
@@ -133,10 +143,22 @@ def stress(request: StressRequest, on_trial: OnTrial) -> StressReport:
         )
 
 
-def _search(source: InputSource, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial) -> Trial | None:
+def bundled_inputs(problem: Problem) -> frozenset[bytes]:
+    """Every test input of the problem, as bytes (samples and hidden tests alike)."""
+    return frozenset(read_problem_file(test.input_path, problem.root, None) for test in problem.tests)
+
+
+def _search(
+    source: InputSource,
+    bench: Bench,
+    request: StressRequest,
+    clock: Clock,
+    excluded: frozenset[bytes],
+    on_trial: OnTrial,
+) -> Trial | None:
     if isinstance(source, StrategyInputs):
-        return _hypothesis_search(source, bench, request, clock, on_trial)
-    return _generator_search(source, bench, request, clock, on_trial)
+        return _hypothesis_search(source, bench, request, clock, excluded, on_trial)
+    return _generator_search(source, bench, request, clock, excluded, on_trial)
 
 
 class _Failing(Exception):
@@ -148,14 +170,19 @@ class _Failing(Exception):
 
 
 def _hypothesis_search(
-    source: StrategyInputs, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial
+    source: StrategyInputs,
+    bench: Bench,
+    request: StressRequest,
+    clock: Clock,
+    excluded: frozenset[bytes],
+    on_trial: OnTrial,
 ) -> Trial | None:
     target: list[Verdict] = []  # the first failing verdict, which shrinking keeps
     stopped: list[BaseException] = []  # a judge failure or a bad strategy: ends the search, raised after it
 
     def probe(text: str) -> None:
         data = text.encode("utf-8") if isinstance(text, str) else text
-        if stopped or (data not in bench.seen and clock.spent()):
+        if stopped or data in excluded or (data not in bench.seen and clock.spent()):
             return
         try:
             trial = bench.judge(data)
@@ -200,7 +227,12 @@ def _hypothesis_search(
 
 
 def _generator_search(
-    source: GeneratorInputs, bench: Bench, request: StressRequest, clock: Clock, on_trial: OnTrial
+    source: GeneratorInputs,
+    bench: Bench,
+    request: StressRequest,
+    clock: Clock,
+    excluded: frozenset[bytes],
+    on_trial: OnTrial,
 ) -> Trial | None:
     first = request.seed or 0
     for seed in range(first, first + request.max_examples):
@@ -212,6 +244,8 @@ def _generator_search(
             raise SpecError(f"{error}; {GENERATOR_CONTRACT}") from None
         if not data.strip():
             raise SpecError(f"{source.path} --seed {seed}: printed nothing; {GENERATOR_CONTRACT}")
+        if data in excluded:
+            continue
         trial = bench.judge(data)
         on_trial(len(bench.seen), clock.elapsed(), f"{len(data)} bytes", trial.verdict)
         if trial.verdict is not Verdict.AC:

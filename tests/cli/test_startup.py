@@ -1,6 +1,7 @@
-"""`judge run` imports only what it needs (issue 11): no Dask, no gradebook, no `doctor`, no rich, and, for a
-problem.yaml validated before, neither pydantic nor PyYAML (nor pyseccomp, once the filter is compiled). Checked on the modules a real run leaves loaded, in a
-fresh interpreter; no test here measures a time."""
+"""`judge run` imports only what it needs (issues 11 and 45): no Dask, no gradebook, no `doctor`, no rich, no web
+server, no checker its problem does not name, and, for a problem.yaml validated before, neither pydantic nor PyYAML
+(nor pyseccomp, once the filter is compiled). Checked on the modules a real run leaves loaded, in a fresh
+interpreter; no test here measures a time."""
 
 from __future__ import annotations
 
@@ -9,26 +10,50 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import program, write_problem
 from startup_helpers import among, loaded_by
+
+from judge.runner.containment.choice import available_containments
 
 NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich", "judge.grading", "judge.batch",
                  "judge.doctor", "judge.cli.grade", "judge.cli.verify", "judge.cli.doctor",
                  "judge.reporters.gradebook", "judge.reporters.verify", "hypothesis", "copydetect", "numpy",
                  "judge.stress", "judge.similarity", "judge.answers", "judge.cli.stress", "judge.cli.similarity",
                  "judge.cli.answers", "judge.problems.packages.loader", "judge.judging.interactive",
-                 "concurrent.futures")
+                 "concurrent.futures",
+                 # the web server and the course (judge serve, judge grade)
+                 "judge.serve", "judge.course", "starlette", "uvicorn", "jinja2", "argon2", "multipart",
+                 "itsdangerous", "cryptography", "markdown_it", "latex2mathml")
+NOT_FOR_A_PASSING_RUN = (
+    # checkers the problem does not name, and what only another problem's checker or program needs
+    "judge.checkers.custom", "judge.checkers.program", "judge.checkers.points", "judge.checkers.exact",
+    "judge.checkers.tokens", "judge.checkers.float_tolerance", "judge.checkers.package_default",
+    "judge.programs.build", "judge.problems.expectations", "judge.problems.scoring",
+    # only an error message or a failed test's diff
+    "difflib")
+"""What a run of a boj-checked problem whose tests all pass never needs (issue 45)."""
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problems.schema", "judge.languages.schema")
 
 def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
     first, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
     assert first["code"] == 0 and "AC" in str(first["report"]), first["report"]
-    assert among(modules, NEVER_FOR_RUN) == []
+    assert among(modules, NEVER_FOR_RUN + NOT_FOR_A_PASSING_RUN) == []
     again, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none", "--format", "json")
     assert json.loads(str(again["report"]))["verdict"] == "AC"
     # the spec, languages.yaml and the seccomp program came from the judge's cache
-    assert among(modules, NEVER_FOR_RUN + VALIDATING + ("pyseccomp",)) == []
+    assert among(modules, NEVER_FOR_RUN + NOT_FOR_A_PASSING_RUN + VALIDATING + ("pyseccomp",)) == []
+
+
+def test_run_with_cgroups_imports_no_polled_containment(tmp_path: Path) -> None:
+    """Where the kernel's control groups contain a run, the /proc and psutil containments are never loaded."""
+    if available_containments()[0] != "cgroup":
+        pytest.skip("no usable cgroup here: the polled containment is the one judge run uses")
+    problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
+    answer, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
+    assert answer["code"] == 0, answer["report"]
+    assert among(modules, ("judge.runner.containment.polled",)) == []
 
 
 def test_run_help_imports_no_other_command() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from judge.runner.containment import cgroups, run_group, stale_groups
+from judge.runner.containment.choice import choose_containment
 
 MIB = 1024 * 1024
 
@@ -101,3 +102,44 @@ def test_the_sweep_removes_only_groups_whose_judge_is_gone_in_its_own_pid_namesp
             if folder.exists():
                 folder.rmdir()
         live.remove()
+
+
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
+def test_a_reused_group_hands_its_join_files_open_run_after_run() -> None:
+    """A launcher is handed the reused group's `tasks` files open, the same for every run (no four opens a test),
+    and they close with the group."""
+    with choose_containment("cgroup").for_runs(64, 8) as runs:
+        first = runs.open(64, 8)
+        first.close()
+        second = runs.open(64, 8)
+        second.close()
+        joins = second.contained.join_descriptors
+        assert joins and joins == first.contained.join_descriptors
+        named = [os.readlink(f"/proc/self/fd/{descriptor}") for descriptor in joins]
+        assert named == [str(path) for path in second.contained.join_files]
+        assert all(path.endswith("/tasks") for path in named)
+    for descriptor in joins:
+        with pytest.raises(OSError):
+            os.fstat(descriptor)
+
+
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
+def test_a_reused_groups_limit_is_written_only_when_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reused group's limit is set before every run (its residue differs): the same limit twice is one write."""
+    group = cgroups.create(64 << 20, 8)
+    assert group is not None
+    try:
+        written: list[tuple[str, str]] = []
+        monkeypatch.setattr(run_group.RunGroup, "_set", lambda self, role, name, value: written.append((name, value)))
+        group.set_memory_limit(80 << 20)
+        first = list(written)
+        group.set_memory_limit(80 << 20)
+        assert first and written == first
+        group.set_memory_limit(72 << 20)
+        assert [value for _, value in written[len(first):]] == [str(72 << 20)] * len(first)
+        monkeypatch.undo()
+        group.set_memory_limit(96 << 20)
+        limit = (group.dirs["memory"] / "memory.limit_in_bytes").read_text()
+        assert int(limit) == 96 << 20
+    finally:
+        group.remove()

@@ -5,8 +5,11 @@ used is not waited for."""
 from __future__ import annotations
 
 import os
+import select
 import shutil
+import socket
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ import pytest
 from judge.errors import JudgeFailure
 from judge.runner import starter_choice
 from judge.runner.containment.protocol import Contained, Guards
+from judge.runner.launcher import client, server
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
 from judge.runner.sandbox import (LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, ToolchainView, bwrap_problem,
                                   choose_sandbox)
@@ -91,11 +95,12 @@ def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
 
 
 def run_in(launcher: Launcher, tmp_path: Path, argv: list[str]) -> str:
-    """Run `argv` through `launcher`; what it printed."""
+    """Run `argv` through `launcher`; what it printed. Its files stay open until it has ended, as `execute.run`
+    keeps them: a box that could not be reset is told only then, and the run sent again to a fresh one."""
     with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
         started = launcher.start(argv, PROGRAM, {"PATH": "/usr/bin:/bin"},
                                Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
-    exited = started.wait(10)
+        exited = started.wait(10)
     assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
     return (tmp_path / "out").read_text()
 
@@ -127,6 +132,48 @@ def test_a_box_that_cannot_be_reset_is_replaced_for_the_next_test(tmp_path: Path
     assert boxes[0] != boxes[1] == boxes[2]
     said = capfd.readouterr().err
     assert "could not be used again after a test" in said and "a fault the test put in" in said, said
+
+
+@pytest.mark.skipif(bwrap_problem() is not None or os.geteuid() != 0 or not Path(SYSTEM_PYTHON).is_file(),
+                    reason="a warm box needs bwrap, a judge that is root and the system's Python")
+def test_in_a_box_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge has no use for a pid of the box's: a run in a warm box costs one message each way (the request,
+    the end), so one wake-up of the judge. Its end says when the launcher started it (the wall clock's start)."""
+    program = tmp_path / "program"
+    program.mkdir()
+    program.chmod(0o755)
+    sandbox = choose_sandbox("bwrap")
+    assert isinstance(sandbox, Bubblewrap) and sandbox.warm_box_uid is not None
+    command = sandbox.wrap(launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent),
+                           Mounts(program_dir=program, launcher_code=REPOSITORY / "judge"), as_init=True)
+    box = WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid)
+    reader, writer = os.pipe()
+    with Launcher(command, program, LIMITS, sandbox.syscall_filter, (), box) as launcher, \
+            open(tmp_path / "out", "wb") as out:
+        assert launcher.starter_rss > 0  # its answer to `setup`, awaited
+        received: list[dict] = []
+        original = server.receive
+
+        def receive(sock: socket.socket) -> tuple[dict, list[int]]:
+            message, descriptors = original(sock)
+            received.append(message)
+            return message, descriptors
+
+        monkeypatch.setattr(client.server, "receive", receive)
+        asked = time.monotonic()
+        started = launcher.start(["/bin/cat"], PROGRAM, {"PATH": "/usr/bin:/bin"},
+                                 Files(reader, out.fileno(), out.fileno()), CONTAINED, LIMITS)
+        assert started.pid is None
+        assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
+        os.write(writer, b"said\n")
+        os.close(writer)
+        exited = started.wait(10)
+        assert exited is not None and exited.status == 0
+        assert exited.started_at is not None and asked <= exited.started_at <= time.monotonic()
+        assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
+    assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
+    os.close(reader)
+    assert (tmp_path / "out").read_text() == "said\n"
 
 
 @pytest.mark.skipif(bwrap_problem() is not None, reason="a warm box needs bwrap")

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import pytest
 from argon2 import PasswordHasher
 from conftest import ROOT, write_problem
@@ -133,6 +134,19 @@ def wait_until_judged(store: Store, count: int, timeout: float = 120.0) -> None:
             return
         time.sleep(0.2)
     raise AssertionError(f"not judged in {timeout} s: {store.counts()}")
+
+
+@contextmanager
+def judging_stopped(server_pid: int) -> Iterator[None]:
+    """The judging process (and its workers) stopped with SIGSTOP for the block: what is queued stays queued."""
+    stopped = psutil.Process(server_pid).children(recursive=True)
+    for process in stopped:
+        os.kill(process.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for process in stopped:
+            os.kill(process.pid, signal.SIGCONT)
 
 
 def judged(store: Store, submission_id: int, verdict: Verdict, *, message: str = "", diff: str = "",

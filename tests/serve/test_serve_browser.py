@@ -120,3 +120,46 @@ def test_a_lab_session_one_students_endless_loop_holds_no_one_elses_verdict(brow
         expect(kim.locator("#status")).to_have_text(re.compile("^TLE"), timeout=VERDICT_MS)  # type: ignore[attr-defined]
         assert "not run" in kim.inner_text("#tests")  # type: ignore[attr-defined]  # BOJ's order: stopped at the first
         assert errors == []
+
+
+def test_an_answer_to_everyone_appears_on_two_students_open_pages_without_a_reload(browser: object,
+                                                                                   tmp_path: Path) -> None:
+    """Clarifications (issue 42): Kim asks about the problem from its page; with Kim's and Lee's problem pages open,
+    the teacher answers to everyone from the teacher's page, and the answer (hostile text, kept text) appears on
+    both pages while they stay loaded; the question shows on Lee's page without Kim's name."""
+    from judge.serve.roster import TEACHER_SECRET_FILE  # noqa: PLC0415
+
+    write_roster(tmp_path / "roster.csv")
+    answer = "Yes: <img src=x onerror=\"document.title='pwned'\"> 64-bit integers"
+    errors: list[str] = []
+    with running_server(tmp_path) as server:
+        contexts = [browser.new_context() for _ in range(3)]  # type: ignore[attr-defined]
+        kim, lee, teacher = (_watched(context, errors) for context in contexts)
+        sign_in_page(kim, server.url, "kim", "kim-password")
+        sign_in_page(lee, server.url, "lee", "lee-password")
+        sign_in_page(teacher, server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
+        kim.goto(server.url + "problems/sum")  # type: ignore[attr-defined]
+        kim.fill("#question", "May the sum exceed 2^31?")  # type: ignore[attr-defined]
+        kim.click("#ask")  # type: ignore[attr-defined]
+        kim.wait_for_url("**/problems/sum#clarifications")  # type: ignore[attr-defined]
+        assert "not answered yet" in kim.inner_text("#clarification-list")  # type: ignore[attr-defined]
+        lee.goto(server.url + "problems/sum")  # type: ignore[attr-defined]
+        assert "2^31" not in lee.inner_text("main")  # type: ignore[attr-defined]  # not answered to everyone yet
+        for page in (kim, lee):
+            page.evaluate("window.notReloaded = true")  # type: ignore[attr-defined]
+
+        teacher.goto(server.url + "teacher")  # type: ignore[attr-defined]
+        teacher.fill("textarea[name=answer]", answer)  # type: ignore[attr-defined]
+        teacher.click("button[name=to][value=everyone]")  # type: ignore[attr-defined]
+        teacher.wait_for_url("**/teacher?message=answered#clarifications")  # type: ignore[attr-defined]
+        expect = playwright_api.expect
+        for page in (kim, lee):
+            expect(page.locator("#clarification-list .answer")).to_have_text(answer, timeout=30_000)
+            assert page.evaluate("window.notReloaded === true")  # type: ignore[attr-defined]
+        lee_list = lee.inner_text("#clarification-list")  # type: ignore[attr-defined]
+        assert "May the sum exceed 2^31?" in lee_list and "(answered to everyone)" in lee_list
+        assert "Kim" not in lee_list and "kim" not in lee_list and "you asked" not in lee_list
+        assert "you asked" in kim.inner_text("#clarification-list")  # type: ignore[attr-defined]
+        for page in (kim, lee):
+            assert page.locator("img").count() == 0 and page.title() != "pwned"  # type: ignore[attr-defined]
+        assert errors == []

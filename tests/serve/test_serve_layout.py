@@ -60,6 +60,13 @@ def test_no_page_is_wider_than_a_phone_and_each_message_sits_under_its_test(tmp_
                                                "end": time.strftime("%Y-%m-%dT%H:%M", time.gmtime(now + 5400)),
                                                "zone": "UTC", "scoreboard": "shown", "freeze_minutes": "0"})
         teacher.post_form("teacher/announce", {"text": "Problem sum: both integers are on one line."})
+        asked = signed_in(server.url, KIM[0], KIM[2]).post_form("problems/sum/questions",  # a long unbroken word
+                                                                  {"question": "Is " + "very" * 60 + " long fine?"})
+        answered = teacher.post_form("teacher/clarifications/1", {"answer": "Yes: " + "x" * 240, "to": "everyone"})
+        rejudged = teacher.post_form("teacher/rejudge", {"target": "problem", "problem": "sum",
+                                                         "reason": "checking " + "y" * 180})
+        assert (asked, answered, rejudged) == (200, 200, 200)
+        wait_until_judged(Store(server.data), 2)  # the report on the teacher's page, every row judged again
         too_wide: dict[str, int] = {}
         for size_name, size in (("phone", PHONE), ("laptop", LAPTOP)):
             for who, password, pages in ((KIM[0], KIM[2], STUDENT_PAGES), ("teacher", secret, TEACHER_PAGES)):

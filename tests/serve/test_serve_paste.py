@@ -83,7 +83,7 @@ def test_a_refused_sign_in_and_a_refused_teachers_form_redirect_with_their_line(
         teacher = Browser(server.url)
         assert teacher.sign_in("teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip()).status == 303
         token = _token(teacher.get("/teacher"))
-        refused = teacher.post_form("/teacher/rejudge", {"csrf": token, "target": "nothing"})
+        refused = teacher.post_form("/teacher/rejudge", {"csrf": token, "target": "nothing", "reason": "r"})
         assert (refused.status, refused.header("location")) == (303, "/teacher")
         assert "rejudge what?" in teacher.get("/teacher").body
         refused = teacher.post_form("/teacher/announce", {"csrf": "forged", "text": "hello"})

@@ -65,7 +65,7 @@ def test_a_rejudge_during_judging_stores_the_rejudges_result_not_the_stale_runs(
 
         (problems / "sum" / "tests" / "2.ans").write_text("13\n", encoding="utf-8")  # the teacher fixes a test
         rejudged = teacher.post("/teacher/rejudge", data={"csrf": teacher_token, "target": "submission",
-                                                          "submission": str(submission_id)})
+                                                          "submission": str(submission_id), "reason": "test 2 fixed"})
         assert rejudged.status_code == 200 and "1 submission(s) queued again" in rejudged.text
         lee_row = store.submission(quicker)
         assert lee_row is not None and lee_row.status != "done", "lee was judged before the rejudge: too slow a machine"

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 
+from judge.course.model import Assignment, Course, LatePolicy
+from judge.judging.results import SubmissionResult
+from judge.runner.limits import Limits
 from judge.serve.scoreboard import build
 from judge.serve.store import StoredSubmission
 from judge.verdicts import Verdict
@@ -55,3 +60,25 @@ def test_pending_submissions_are_counted_and_decide_nothing() -> None:
     board = build([_row("kim", "a", 1, None)], {"kim": "Kim"}, ["a"], start=START, freeze_at=None, viewer="kim")
     cell = board.rows[0].cells["a"]
     assert (cell.pending, cell.solved, cell.attempts) == (1, False, 0)
+
+
+def test_an_assignments_late_rule_marks_a_late_solve_scales_points_and_drops_what_came_after_it_closed() -> None:
+    due = START + 60 * 10  # due at minute 10; accepted until a day later at 10 % a day
+    course = Course(assignments=(Assignment("w", "W", ("a", "s"), None, due, LatePolicy(10, 1)),))
+    scored = SubmissionResult(problem_id="s", submission="a.py", language="Python 3", limits=Limits(1, 2, 256, 1),
+                              isolation="bwrap", memory_enforcement="cgroup", verdict=Verdict.WA, cases=(),
+                              score=50.0, max_score=100.0)
+    rows = [_row("kim", "a", 20, Verdict.AC),  # 10 minutes late: one day late, 90 %
+            _row("lee", "a", 5, Verdict.AC),  # on time
+            _row("park", "a", 10 + 24 * 60 + 1, Verdict.AC),  # past the hard deadline: as if never made
+            dataclasses.replace(_row("kim", "s", 30, Verdict.WA), result_json=json.dumps(scored.to_dict()))]
+
+    board = build(rows, {"kim": "Kim", "lee": "Lee", "park": "Park"}, ["a", "s"], start=START, freeze_at=None,
+                  viewer=None, scored=True, course=course)
+
+    cells = {row.student: row.cells for row in board.rows}
+    assert (cells["kim"]["a"].solved, cells["kim"]["a"].late) == (True, "late 90 %")
+    assert (cells["lee"]["a"].solved, cells["lee"]["a"].late) == (True, "")
+    assert (cells["park"]["a"].solved, cells["park"]["a"].attempts, cells["park"]["a"].pending) == (False, 0, 0)
+    assert cells["kim"]["s"].points == 45.0  # 50 points, 10 % off
+    assert board.late_rule

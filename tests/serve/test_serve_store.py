@@ -80,10 +80,10 @@ def test_rejudging_queues_again_and_voids_a_result_in_flight(tmp_path: Path) -> 
     outcome = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
     store.finish(first, claimed[first], outcome)
 
-    assert store.requeue(problem_id="sum") == 2
+    assert store.requeue(reason="r", problem_id="sum").count == 2
     assert store.finish(second, claimed[second], outcome) is False
     assert store.counts() == {"queued": 2}
-    assert store.requeue(submission_id=first) == 1
+    assert store.requeue(reason="r", submission_id=first).count == 1
 
 
 def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_it_again(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_a_run_rejudged_while_judging_is_void_even_when_the_same_process_claims_
     submission = _submit(store, "kim")
     assert submission is not None
     (stale,) = store.claim([submission], "one-judging-process")
-    assert store.requeue(submission_id=submission) == 1
+    assert store.requeue(reason="r", submission_id=submission).count == 1
     (latest,) = store.claim([submission], "one-judging-process")
     accepted = SubmissionOutcome(verdict=Verdict.AC, tests_passed=2, result=None, error="", worker="w")
     wrong = SubmissionOutcome(verdict=Verdict.WA, tests_passed=1, result=None, error="", worker="w")
@@ -117,3 +117,16 @@ def test_an_announcement_is_edited_and_removed_by_its_id(tmp_path: Path) -> None
     assert store.remove_announcement(second.id) and not store.remove_announcement(second.id)
     assert not store.edit_announcement(second.id, "gone")
     assert [each.text for each in store.announcements()] == ["first, corrected"]
+
+
+def test_a_submission_keeps_the_moment_its_deadline_was_checked_at(tmp_path: Path) -> None:
+    """serve checks the assignment's hard deadline at one moment and stores that moment: a submission accepted
+    just before the deadline is never stamped just after it (and then left out of the grades)."""
+    store = _store(tmp_path)
+    checked_at = 1_700_000_000.25
+    submission_id = store.add_submission(
+        NewSubmission("kim", "sum", "python3", "a.py", b"print(1)\n", submitted_at=checked_at), 5
+    )
+    assert submission_id is not None
+    stored = store.submission(submission_id)
+    assert stored is not None and stored.submitted_at == checked_at

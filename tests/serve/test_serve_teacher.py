@@ -74,13 +74,14 @@ def test_rejudging_a_submission_a_problem_or_everything_queues_them_again(teache
     first = _add(context, "kim", AC_SOURCE, Verdict.AC)
     _add(context, "lee", WA_SOURCE, Verdict.WA)
 
-    one = client.post("/teacher/rejudge", data={"csrf": token, "target": "submission", "submission": str(first)},
+    one = client.post("/teacher/rejudge", data={"csrf": token, "target": "submission", "submission": str(first),
+                                                   "reason": "a test was wrong"},
                       follow_redirects=False)
     assert one.status_code == 303 and context.store.counts() == {"queued": 1, "done": 1}
     assert "problems_epoch" in context.store.settings()  # the judging process reads the problems again
-    client.post("/teacher/rejudge", data={"csrf": token, "target": "problem", "problem": "sum"})
+    client.post("/teacher/rejudge", data={"csrf": token, "target": "problem", "problem": "sum", "reason": "r"})
     assert context.store.counts() == {"queued": 2}
-    refused = client.post("/teacher/rejudge", data={"target": "all"})
+    refused = client.post("/teacher/rejudge", data={"target": "all", "reason": "r"})
     assert [step.status_code for step in refused.history] == [303] and "CSRF" in refused.text  # sent back
     assert context.store.counts() == {"queued": 2}
 

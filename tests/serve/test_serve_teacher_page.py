@@ -7,19 +7,14 @@ known ones."""
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import time
 import urllib.parse
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import psutil
 from conftest import judge_cli, write_problem
 from http_session import CSRF_META, Session, signed_in
-from serve_fixtures import AC_SOURCE, STUDENTS, WA_SOURCE, running_server, wait_until_judged
+from serve_fixtures import AC_SOURCE, STUDENTS, WA_SOURCE, judging_stopped, running_server, wait_until_judged
 from serve_http import Browser, basic
 
 from judge.serve.roster import TEACHER_SECRET_FILE
@@ -56,19 +51,6 @@ def _post(session: Session, path: str, fields: dict[str, str]) -> str:
     with session.opener.open(session.url + path, data=body, timeout=300) as response:
         assert "/teacher" in response.url, response.url  # sent back to the teacher's page
         return str(response.read().decode("utf-8"))
-
-
-@contextmanager
-def _judging_stopped(server_pid: int) -> Iterator[None]:
-    """The judging process (and its workers) stopped with SIGSTOP for the block: what is queued stays queued."""
-    stopped = psutil.Process(server_pid).children(recursive=True)
-    for process in stopped:
-        os.kill(process.pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        for process in stopped:
-            os.kill(process.pid, signal.SIGCONT)
 
 
 def test_the_teachers_page_and_the_students_pages_say_what_they_mean(tmp_path: Path) -> None:
@@ -108,8 +90,8 @@ def test_the_teachers_page_and_the_students_pages_say_what_they_mean(tmp_path: P
         assert "<td>Python 3</td>" in mine and "<td>python3</td>" not in mine
         assert "Python 3" in _page(kim, "submissions/1")
 
-        with _judging_stopped(server.process.pid):
-            _post(teacher, "teacher/rejudge", {"target": "problem", "problem": "sum"})
+        with judging_stopped(server.process.pid):
+            _post(teacher, "teacher/rejudge", {"target": "problem", "problem": "sum", "reason": "r"})
             page = _post(teacher, "teacher/export", {})
         assert re.search(r"exported, but 2 grade\(s\) wait for a judging under way .*: kim/sum, lee/sum;", page), page
 

@@ -14,7 +14,7 @@ from judge.grading.gradebook import Gradebook
 from judge.grading.results_db import GRADEBOOK_FOLDER, StoredResult
 from judge.judging.feedback import TEACHER, shown, shown_error
 from judge.output_folder import write_atomically
-from judge.reporters.gradebook import csv_sheet, json_doc, page
+from judge.reporters.gradebook import canvas, csv_sheet, json_doc, moodle, page
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,8 @@ GRADEBOOK_VIEWS: dict[str, GradebookView] = {
     "csv": GradebookView("grades.csv", csv_sheet.render),
     "json": GradebookView("grades.json", json_doc.render),
     "html": GradebookView("report.html", page.render),
+    "canvas": GradebookView("canvas.csv", canvas.render),
+    "moodle": GradebookView("moodle.csv", moodle.render),
 }
 
 

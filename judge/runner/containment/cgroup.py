@@ -49,6 +49,9 @@ class _CgroupRun:
             after.process_refusals > before.process_refusals,
         )
 
+    def emptied(self) -> bool:
+        return self.group.is_empty()
+
     def close(self) -> None:
         self.release(self.group)
 
@@ -97,9 +100,12 @@ class CgroupContainment:
         group: run_group.RunGroup,
         before: run_group.Counters = run_group.NOTHING_COUNTED,
         release: Callable[[run_group.RunGroup], None] = run_group.RunGroup.remove,
+        reused: bool = False,
     ) -> Run:
-        """A run in `group`, which had counted `before` already; `release` is what its close does."""
-        return _CgroupRun(group, new_contained(group.join_files(), self.guards(0)), before, release)
+        """A run in `group`, which had counted `before` already; `release` is what its close does. A `reused`
+        group hands its join files open, to be written run after run."""
+        joins = group.join_descriptors() if reused else ()
+        return _CgroupRun(group, new_contained(group.join_files(), self.guards(0), joins), before, release)
 
 
 @dataclass
@@ -148,7 +154,7 @@ class _ReusedGroup:
         else:
             self.group.set_memory_limit(self.memory_bytes + before.charged_bytes)
         self.busy = True
-        return self.fresh.run_in(self.group, before, self._release)
+        return self.fresh.run_in(self.group, before, self._release, reused=True)
 
     def _release(self, group: run_group.RunGroup) -> None:
         self.busy = False

@@ -9,7 +9,6 @@ import sys
 from judge.errors import SandboxUnavailable
 from judge.runner.containment import cgroups
 from judge.runner.containment.cgroup import CgroupContainment
-from judge.runner.containment.polled import PortableContainment, ProcContainment
 from judge.runner.containment.protocol import Containment
 
 CONTAINMENT_NAMES = ("cgroup", "proc", "portable")
@@ -58,6 +57,8 @@ def _containment(name: str | None) -> Containment:
         version = _cgroup_version()
         assert version is not None
         return CgroupContainment(version)
+    from judge.runner.containment.polled import PortableContainment, ProcContainment  # noqa: PLC0415 -- no cgroups
+
     if chosen == "proc":
         return ProcContainment()
     return PortableContainment()
@@ -67,6 +68,8 @@ def describe(containment: Containment) -> str:
     """How memory is limited and measured with `containment` (in `judge doctor` and every report)."""
     if isinstance(containment, CgroupContainment):
         return f"{containment.name} (memory limit and peak of the whole process tree)"
+    from judge.runner.containment.polled import ProcContainment  # noqa: PLC0415 -- as in _containment
+
     if isinstance(containment, ProcContainment):
         return "RLIMIT_AS per process + the process tree's RSS polled from /proc"
     return "the process tree's RSS polled with psutil (no hard memory limit, no process limit)"

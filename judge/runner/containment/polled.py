@@ -30,6 +30,9 @@ class _Polled:
         peak = _polled_peak(self.peak, reaped_peak, starter_rss)
         return Outcome(max(reaped_cpu, self.cpu), peak, False, self.hit_process_limit)
 
+    def emptied(self) -> bool:
+        return False
+
     def close(self) -> None:
         return None
 

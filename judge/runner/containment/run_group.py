@@ -55,6 +55,20 @@ class RunGroup:
     version: int
     dirs: dict[str, Path]
     _files: dict[tuple[str, str, int], int] = field(default_factory=dict, repr=False)
+    _joins: dict[str, Path] = field(default_factory=dict, repr=False)  # `_join_paths`, once made
+    _memory_limit: int | None = field(default=None, repr=False)  # the limit `set_memory_limit` set last
+    _memsw: bool | None = field(default=None, repr=False)  # `_swap_counted`, once looked up
+
+    def _join_paths(self) -> dict[str, Path]:
+        """Each of the group's folders' join file, by the first role naming that folder; made at the first run
+        (every folder of the group is made by then) and kept, as the group is reused run after run."""
+        if not self._joins:
+            name = "tasks" if self.version == 1 else "cgroup.procs"
+            roles: dict[Path, str] = {}
+            for role, folder in self.dirs.items():
+                roles.setdefault(folder, role)
+            self._joins = {role: folder / name for folder, role in roles.items()}
+        return self._joins
 
     def _descriptor(self, role: str, name: str, mode: int) -> int:
         key = (role, name, mode)
@@ -93,8 +107,12 @@ class RunGroup:
         and the kernel then skips the global threadgroup lock whose RCU grace period makes each `cgroup.procs`
         write cost several milliseconds (about 5 ms per run here).
         """
-        name = "tasks" if self.version == 1 else "cgroup.procs"
-        return tuple(folder / name for folder in dict.fromkeys(self.dirs.values()))
+        return tuple(self._join_paths().values())
+
+    def join_descriptors(self) -> tuple[int, ...]:
+        """The join files, open for writing until the group is removed (`join_files`: a launcher is handed
+        these for every run of a reused group instead of opening them each time)."""
+        return tuple(self._descriptor(role, path.name, os.O_WRONLY) for role, path in self._join_paths().items())
 
     def cpu_seconds(self) -> float:
         if self.version == 2:
@@ -123,13 +141,25 @@ class RunGroup:
         return Counters(self.cpu_seconds(), charged, memory_refusals, self._keyed("pids", "pids.events").get("max", 0))
 
     def set_memory_limit(self, limit_bytes: int) -> None:
-        """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower)."""
+        """Set the hard limit (memory and, where swap is counted, memory+swap, which must never be the lower).
+        A reused group's limit is set before every run: whether swap is counted is looked up once, and the
+        limit is not written again when it is the one set last."""
+        if limit_bytes == self._memory_limit:
+            return
         names = ["memory.limit_in_bytes"] if self.version == 1 else ["memory.max"]
-        if self.version == 1 and (self.dirs["memory"] / "memory.memsw.limit_in_bytes").exists():
-            lowering = limit_bytes < self._number("memory", "memory.limit_in_bytes")
+        if self.version == 1 and self._swap_counted():
+            set_last = self._memory_limit
+            lowering = limit_bytes < (set_last or self._number("memory", "memory.limit_in_bytes"))
             names = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"][:: 1 if lowering else -1]
+        self._memory_limit = None  # unknown until every write is done
         for name in names:
             self._set("memory", name, str(limit_bytes))
+        self._memory_limit = limit_bytes
+
+    def _swap_counted(self) -> bool:
+        if self._memsw is None:
+            self._memsw = (self.dirs["memory"] / "memory.memsw.limit_in_bytes").exists()
+        return self._memsw
 
     def is_empty(self) -> bool:
         """No process is left in the group (every process is in all of a run's hierarchies: one read is enough).

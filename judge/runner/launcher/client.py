@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,20 +36,37 @@ _BOOT = (
 )
 
 
+@dataclass(frozen=True)
+class _Request:
+    """A `run` request, kept to be sent again to a fresh box (its files stay open until the run has ended)."""
+
+    argv: list[str]
+    cwd: Path
+    env: dict[str, str]
+    files: Files
+    contained: Contained
+
+
 @dataclass
 class _Launched:
-    """A run started by the launcher: it reports the exit on the socket."""
+    """A run started by the launcher: it reports the exit on the socket. In a box, where a start is not answered,
+    an answer before the exit says the run did not start (`Launcher.not_started`)."""
 
     pid: int | None
-    sock: socket.socket
+    launcher: Launcher
+    request: _Request
 
     def wait(self, timeout: float) -> Exited | None:
-        if not select.select([self.sock], [], [], timeout)[0]:
-            return None
-        report, _ = server.receive(self.sock)
-        if "status" not in report:
-            raise JudgeFailure(f"the launcher stopped during a run: {report or 'it closed its socket'}")
-        return Exited(int(report["status"]), float(report["cpu"]), int(report["maxrss"]))
+        deadline = time.monotonic() + timeout
+        while select.select([self.launcher.sock], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            report, _ = server.receive(self.launcher.sock)
+            if "status" in report:
+                cpu, maxrss = float(report["cpu"]), int(report["maxrss"])
+                return Exited(int(report["status"]), cpu, maxrss, report.get("started"))
+            if self.pid is not None or not report:
+                raise JudgeFailure(f"the launcher stopped during a run: {report or 'it closed its socket'}")
+            self.launcher.not_started(report, self.request)  # started again, in a fresh box
+        return None
 
 
 @dataclass(frozen=True)
@@ -149,42 +167,70 @@ class Launcher:
             raise self._ready
         return self._ready
 
+    @property
+    def sock(self) -> socket.socket:
+        return self._sock
+
     def start(
         self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
     ) -> Started:
-        answer = self._ask_to_start(argv, cwd, env, files, contained)
+        request = _Request(argv, cwd, env, files, contained)
+        answer = self._ask_to_start(request)
         if "unusable" in answer or "gone" in answer:
-            # Not the submission's fault, nor a reason to fail its tests: the next test gets a fresh box. A box
-            # that could not be reset is an anomaly worth a line; a launcher gone is what Ctrl-C of the judge's
-            # process group does too, where a line would only spoil the one the command ends with.
-            if "unusable" in answer:
-                print(
-                    f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
-                    f"the next test gets a fresh one",
-                    file=sys.stderr,
-                )
-            self.close()
-            self._open()
-            answer = self._ask_to_start(argv, cwd, env, files, contained)
+            self._replace(answer)
+            answer = self._ask_to_start(request)
+        if self.in_box and "sent" in answer:
+            return _Launched(None, self, request)
         if "pid" not in answer:
-            why = answer.get("error") or answer.get("unusable") or answer.get("gone") or "no answer"
-            raise JudgeFailure(f"the launcher could not start {argv[0]}: {why}")
-        return _Launched(None if self.in_box else int(answer["pid"]), self._sock)
+            raise self._could_not_start(request, answer)
+        return _Launched(int(answer["pid"]), self, request)
 
-    def _ask_to_start(
-        self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained
-    ) -> dict:
+    def not_started(self, answer: dict, request: _Request) -> None:
+        """In a box: the launcher answered `request` before the run's end, so it did not start it. Started again
+        in a fresh box if this one could not be reset (as `start` does); else the judge's failure."""
+        if "unusable" not in answer:
+            raise self._could_not_start(request, answer)
+        self._replace(answer)
+        again = self._ask_to_start(request)
+        if "sent" not in again:
+            raise self._could_not_start(request, again)
+
+    def _replace(self, answer: dict) -> None:
+        """A fresh launcher (and box) for the next run, after `answer` said this one cannot serve it.
+
+        Not the submission's fault, nor a reason to fail its tests. A box that could not be reset is an anomaly
+        worth a line; a launcher gone is what Ctrl-C of the judge's process group does too, where a line would
+        only spoil the one the command ends with."""
+        if "unusable" in answer:
+            print(
+                f"judge: the launcher could not be used again after a test ({answer['unusable']}); "
+                f"the next test gets a fresh one",
+                file=sys.stderr,
+            )
+        self.close()
+        self._open()
+
+    @staticmethod
+    def _could_not_start(request: _Request, answer: dict) -> JudgeFailure:
+        why = answer.get("error") or answer.get("unusable") or answer.get("gone") or "no answer"
+        return JudgeFailure(f"the launcher could not start {request.argv[0]}: {why}")
+
+    def _ask_to_start(self, request: _Request) -> dict:
         """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
-        (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer)."""
+        (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer).
+        In a box a start is not awaited (`sent`): an answer comes only if the run did not start (`_Launched`)."""
         self._set_up()
+        files, contained = request.files, request.contained
         with ExitStack() as joins:
             descriptors = [files.stdin, files.stdout, files.stderr]
-            descriptors += [
+            descriptors += contained.join_descriptors or [
                 joins.enter_context(open(path, "wb", buffering=0)).fileno() for path in contained.join_files
             ]
-            request = {"do": "run", "argv": argv, "cwd": str(cwd), "env": env}
+            message = {"do": "run", "argv": request.argv, "cwd": str(request.cwd), "env": request.env}
             try:
-                server.send(self._sock, request, descriptors)
+                server.send(self._sock, message, descriptors)
+                if self.in_box:
+                    return {"sent": True}
                 if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
                     return {}
                 answer, _ = server.receive(self._sock)

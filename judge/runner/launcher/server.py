@@ -10,11 +10,15 @@ message with its open files attached:
   (about 1 ms less than a fork of a Python process).
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
   writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
-  group (its home join files, sent with `setup`), answers `{"pid"}`, and when the program ends answers with its
-  wait status and rusage. A child could instead join the group itself between fork and exec, but a fork of
-  this Python process costs about 1 ms more than vfork, and its copy-on-write faults after joining were charged
-  to the test (1 ms of CPU time on a trivial C program, measured); in the group the launcher itself is only the
-  vfork, and briefly counts as one of the group's processes. Then, before it takes the next request, it kills
+  group (its home join files, sent with `setup`), answers `{"pid"}` (not in a box, whose pids are not the
+  judge's: there the judge has no use for it, and one message less is one wake-up of the judge less per test),
+  and when the program ends answers with its wait status, rusage and when it started it (`time.monotonic`: a
+  request may wait for the box's reset after the test before, which is no one's wall time). A request it
+  cannot start is answered at once, with `error` or `unusable`. A child could instead join the group itself
+  between fork and exec, but a fork of this Python process costs about 1 ms more than vfork, and its
+  copy-on-write faults after joining were charged to the test (1 ms of CPU time on a trivial C program,
+  measured); in the group the launcher itself is only the vfork, and briefly counts as one of the group's
+  processes. Then, before it takes the next request, it kills
   what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
   box's processes), and it gives the box fresh writable folders (and, made while the test ran, a fresh IPC
   namespace: box_init.py); outside a box the orphans it inherited as a subreaper. The next test
@@ -45,6 +49,7 @@ import select
 import signal
 import socket
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -133,6 +138,7 @@ class Launcher:
             try:
                 with _as_user(self.run_uid):
                     pid = _spawn(request["argv"], request["cwd"], request["env"], (stdin, stdout, stderr))
+                spawned = time.monotonic()
             finally:
                 for descriptor in self.home:
                     os.write(descriptor, b"0")
@@ -142,13 +148,14 @@ class Launcher:
         finally:
             for descriptor in fds:
                 os.close(descriptor)
-        send(self.sock, {"pid": pid})
+        if self.run_uid is None:
+            send(self.sock, {"pid": pid})
         if self.scratch:
             # The next test's namespaces, while this one runs in its own: 0.3 ms less between two tests.
             self._mark_unusable(box_init.fresh_namespaces(self.libc))
-        self._await(pid)
+        self._await(pid, spawned)
 
-    def _await(self, pid: int) -> None:
+    def _await(self, pid: int, spawned: float) -> None:
         """Wait for the program (or for the judge to go away), then answer with its status and rusage."""
         pidfd = os.pidfd_open(pid)
         try:
@@ -161,7 +168,8 @@ class Launcher:
             _, status, usage = os.wait4(pid, 0)
         finally:
             os.close(pidfd)
-        send(self.sock, {"status": status, "cpu": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024})
+        cpu = usage.ru_utime + usage.ru_stime
+        send(self.sock, {"status": status, "cpu": cpu, "maxrss": usage.ru_maxrss * 1024, "started": spawned})
         # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
         self._clean()
 

@@ -2,6 +2,7 @@
 // of my submissions and the scoreboard up to date from the JSON API, without reloading; it shows every <time> in
 // the reader's local time and counts down to the contest's opening or closing. Everything it shows is
 // set as textContent, never as HTML, so what a student wrote or printed stays text.
+// It also keeps the questions on a problem's page and their answers up to date (clarifications.py).
 "use strict";
 
 const POLL_MS = 1000;
@@ -190,6 +191,7 @@ function drawScoreboard(table, board) {
       if (c.solved) text = "+" + (c.attempts ? c.attempts : "") + " " + c.minutes + "'";
       else if (c.attempts) text = "-" + c.attempts;
       if (c.points !== null) text += " " + c.points;
+      if (c.late) text += " " + c.late;
       if (c.pending) text += " ?" + c.pending;
       cell(row, text, c.solved ? "solved" : c.attempts ? "failed" : "");
     }
@@ -198,7 +200,33 @@ function drawScoreboard(table, board) {
   document.getElementById("frozen").hidden = !board.frozen;
 }
 
-function poll(load, draw, keepGoing) {
+// The questions on a problem's page: the student's own and those answered to everyone, as the API returns them
+// (every answer arrives without a reload; the list is the server's, filtered to this problem).
+const CLARIFICATIONS_POLL_MS = 3000;
+
+function drawClarifications(list, docs) {
+  list.replaceChildren();
+  for (const doc of docs.filter((each) => each.problem === list.dataset.problem)) {
+    const item = document.createElement("li");
+    item.className = "clarification";
+    const head = document.createElement("p");
+    head.appendChild(timeElement(doc.asked_at));
+    head.appendChild(document.createTextNode(
+      (doc.mine ? " you asked" : " asked") + (doc.to_everyone ? " (answered to everyone)" : "") + ":"));
+    item.appendChild(head);
+    const question = document.createElement("pre");
+    question.className = "question";
+    question.textContent = doc.question;
+    item.appendChild(question);
+    const answer = document.createElement(doc.answer === null ? "p" : "pre");
+    answer.className = doc.answer === null ? "unanswered" : "answer";
+    answer.textContent = doc.answer === null ? "not answered yet" : doc.answer;
+    item.appendChild(answer);
+    list.appendChild(item);
+  }
+}
+
+function poll(load, draw, keepGoing, every = POLL_MS) {
   const step = async () => {
     try {
       const data = await load();
@@ -207,7 +235,7 @@ function poll(load, draw, keepGoing) {
     } catch (error) {
       // a restarting server or a lost connection: try again at the next tick
     }
-    setTimeout(step, POLL_MS);
+    setTimeout(step, every);
   };
   step();
 }
@@ -227,4 +255,18 @@ document.addEventListener("DOMContentLoaded", () => {
   if (mine) poll(() => fetchJson(mine.dataset.poll), (docs) => drawMine(mine, docs), () => true);
   const board = document.getElementById("scoreboard");
   if (board) poll(() => fetchJson(board.dataset.poll), (data) => drawScoreboard(board, data), () => true);
+  const questions = document.getElementById("clarification-list");
+  if (questions) {
+    const draw = (docs) => drawClarifications(questions, docs);
+    poll(() => fetchJson(questions.dataset.poll), draw, () => true, CLARIFICATIONS_POLL_MS);
+  }
+});
+
+// A counterexample being searched for (submission_counterexample.html): look every POLL_MS, and once it is done,
+// show the page again, which draws what was found.
+document.addEventListener("DOMContentLoaded", () => {
+  const pending = document.querySelector("#counterexample[data-pending]");
+  if (!pending) return;
+  const done = (doc) => doc.status === "done";
+  poll(() => fetchJson(pending.dataset.poll), (doc) => { if (done(doc)) window.location.reload(); }, (doc) => !done(doc));
 });

@@ -13,13 +13,27 @@ BEGIN IMMEDIATE ... COMMIT), so a kept connection holds no lock and no snapshot 
 
 Files: `database.py` (the file, its connections, the schema version), then one module per kind of row, each a
 mixin of `Database` with its tables' schema: `students.py`, `submissions.py` (and `record_progress`),
-`settings.py` (settings and announcements), `sessions.py`. A new kind of row is a new module and one line in
-`Store` below.
+`settings.py` (settings and announcements), `sessions.py`, `extensions.py` (a course's extensions granted on the
+teacher's page), `rejudges.py` (each rejudge's reason and the results it replaced), `clarifications.py`
+(students' questions and the teacher's answers), `counterexamples.py` (students' requests for a failing input,
+claimed like submissions). A new kind of row is a new module and one line in `Store` below.
 """
 
 from __future__ import annotations
 
+from judge.serve.store.clarifications import CLARIFICATIONS_SCHEMA, Clarification, ClarificationRows
+from judge.serve.store.counterexamples import (
+    COUNTEREXAMPLES_SCHEMA,
+    Asked,
+    ClaimedCounterexample,
+    CounterexampleResult,
+    CounterexampleRows,
+    StoredCounterexample,
+    claim_holds,
+)
 from judge.serve.store.database import DATABASE_NAME, SCHEMA_VERSION, Database
+from judge.serve.store.extensions import EXTENSIONS_SCHEMA, ExtensionRows
+from judge.serve.store.rejudges import REJUDGES_SCHEMA, Judged, Rejudge, RejudgedEntry, RejudgeRows, Requeued
 from judge.serve.store.sessions import SESSIONS_PER_USER, SESSIONS_SCHEMA, SessionLifetimes, SessionRows, StoredSession
 from judge.serve.store.settings import PROBLEMS_EPOCH, SETTINGS_SCHEMA, Announcement, SettingRows
 from judge.serve.store.students import STUDENTS_SCHEMA, Student, StudentRows
@@ -40,21 +54,49 @@ __all__ = [
     "SCHEMA_VERSION",
     "SESSIONS_PER_USER",
     "Announcement",
+    "Asked",
     "Claimed",
+    "ClaimedCounterexample",
+    "Clarification",
+    "CounterexampleResult",
     "Database",
     "Filters",
+    "Judged",
     "NewSubmission",
+    "Rejudge",
+    "RejudgedEntry",
+    "Requeued",
     "SessionLifetimes",
     "Status",
     "Store",
+    "StoredCounterexample",
     "StoredSession",
     "StoredSubmission",
     "Student",
+    "claim_holds",
     "record_progress",
 ]
 
 
-class Store(StudentRows, SubmissionRows, SettingRows, SessionRows):
+class Store(
+    StudentRows,
+    SubmissionRows,
+    SettingRows,
+    SessionRows,
+    ExtensionRows,
+    RejudgeRows,
+    ClarificationRows,
+    CounterexampleRows,
+):
     """The whole database: every kind of row, over one connection per thread."""
 
-    SCHEMAS = (STUDENTS_SCHEMA, SUBMISSIONS_SCHEMA, SETTINGS_SCHEMA, SESSIONS_SCHEMA)
+    SCHEMAS = (
+        STUDENTS_SCHEMA,
+        SUBMISSIONS_SCHEMA,
+        SETTINGS_SCHEMA,
+        SESSIONS_SCHEMA,
+        EXTENSIONS_SCHEMA,
+        REJUDGES_SCHEMA,
+        CLARIFICATIONS_SCHEMA,
+        COUNTEREXAMPLES_SCHEMA,
+    )

@@ -21,6 +21,7 @@ from typing import Literal
 from judge.batch.tasks import SubmissionOutcome
 from judge.judging.results import SubmissionResult
 from judge.serve.store.database import Database
+from judge.serve.store.rejudges import Requeued, capture_old_results
 from judge.verdicts import Verdict
 
 PROGRESS_BUSY_SECONDS = 0.2
@@ -119,6 +120,9 @@ class NewSubmission:
     language: str
     file_name: str
     source: bytes
+    submitted_at: float | None = None
+    """The moment the server checked its deadlines against (None: now): the stored time is the one the deadline
+    was checked at, so a submission accepted a millisecond before a hard deadline is not stamped after it."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,14 @@ class SubmissionRows(Database):
             cursor = connection.execute(
                 "INSERT INTO submissions (student, problem_id, language, file_name, source, submitted_at, status)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'queued')",
-                (new.student, new.problem_id, new.language, new.file_name, new.source, time.time()),
+                (
+                    new.student,
+                    new.problem_id,
+                    new.language,
+                    new.file_name,
+                    new.source,
+                    time.time() if new.submitted_at is None else new.submitted_at,
+                ),
             )
             return int(cursor.lastrowid or 0)
 
@@ -231,8 +242,9 @@ class SubmissionRows(Database):
                 "UPDATE submissions SET status = 'queued', claim = NULL, progress = NULL WHERE status = 'judging'"
             ).rowcount
 
-    def requeue(self, *, submission_id: int | None = None, problem_id: str | None = None) -> int:
-        """Rejudge: one submission, a problem's, or (neither given) every one; their results are cleared."""
+    def requeue(self, *, reason: str, submission_id: int | None = None, problem_id: str | None = None) -> Requeued:
+        """Rejudge, for `reason`: one submission, a problem's, or (neither given) every one; their results are
+        cleared, after the same transaction has kept them for the rejudge's report (rejudges.py)."""
         clauses: list[str] = []
         values: list[int | str] = []
         if submission_id is not None:
@@ -242,13 +254,20 @@ class SubmissionRows(Database):
             clauses.append("problem_id = ?")
             values.append(problem_id)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        scope = (
+            f"submission {submission_id}"
+            if submission_id is not None
+            else (f"problem {problem_id}" if problem_id is not None else "everything")
+        )
         with self._transaction() as connection:
-            return connection.execute(
+            rejudge_id = capture_old_results(connection, reason, scope, where, values)
+            count = connection.execute(
                 "UPDATE submissions SET status = 'queued', claim = NULL, progress = NULL, verdict = NULL,"
                 " tests_passed = NULL, result_json = NULL, error = NULL, worker = NULL, judged_at = NULL"
                 f" {where}",
                 values,
             ).rowcount
+            return Requeued(rejudge_id, count)
 
     def queued_in_fair_order(self, limit: int) -> list[int]:
         """Up to `limit` queued submission ids, fairly: a student's k-th waiting submission (counting those being
