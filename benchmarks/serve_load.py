@@ -415,10 +415,12 @@ def lab(work: Path, arguments: argparse.Namespace) -> int:
         every_id: list[int] = list(warm)
         wrong: list[str] = []
         for name, planned in halves.items():
-            print(f"{name}: {len(planned)} submissions over {window:g} s", flush=True)
+            print(f"{name}: {len(planned)} submissions over {window:g} s (load average {os.getloadavg()[0]:.2f})",
+                  flush=True)
             stored = send_all(planned)
             every_id += stored
             rows = wait_judged(database, set(stored))
+            print(f"  judged (load average {os.getloadavg()[0]:.2f})", flush=True)
             figures[name] = [rows[i][3] - rows[i][2] for i, each in stored.items() if each.correct]
             wrong += [f"#{i}: {rows[i][1]}, not {each.expected}" for i, each in stored.items()
                       if rows[i][1] != each.expected or rows[i][4] is None]

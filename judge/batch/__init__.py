@@ -4,6 +4,7 @@
     packing.py     what travels with a task besides its source (languages/sources.py): the problem's judging
                    files, as bytes, hashed
     executors/     where tasks run: a local spawn pool with crash isolation, or a Dask cluster (explicit table)
+                   (lanes.py: how many start now; serve's spare slots for judgings gone slow)
     engine.py      keeps the executor fed, hands back each outcome as it arrives; Ctrl-C and SIGTERM stop it
     status_bar.py  the status bar on stderr (done / total, verdicts, the pairs running), for a person watching
 

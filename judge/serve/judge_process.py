@@ -5,7 +5,7 @@ under its claim. It shares nothing with the web server but the database, so judg
 in the server's process.
 
 A new judging process first releases every claim (the submissions an earlier one held go back in the queue). It
-then claims a submission only for a free worker (at most `executor.workers` in flight) and, while a worker is
+then claims a submission only for a free slot (`executor.lanes`: -j, and spares for slow ones) and, while one is
 free, waits for a result at most IDLE_POLL_SECONDS before looking at the queue again: a submission that arrives
 while a worker is free starts at once, whatever the others are running, so a slow one (an endless loop) holds one
 worker and never the queue. Claiming no more than the workers can run also keeps the fair order fair: nothing
@@ -120,14 +120,17 @@ def _judge_forever(
     options: RunOptions,
     searches: Searches,
 ) -> None:
-    in_flight: dict[int, tuple[Claimed, SubmissionTask]] = {}  # id(task) -> its claim: tasks are not hashable
+    in_flight: dict[int, tuple[Claimed, SubmissionTask, float]] = {}  # id(task) -> its claim: tasks are not hashable
     while True:
         problems.refresh(store.settings().get(PROBLEMS_EPOCH, ""))
         searches.collect()
         if searches.busy and len(in_flight) + 1 >= executor.workers and store.submission_waiting():
             searches.give_way()  # a submission waits for the search's worker: it takes it now
         workers = executor.workers - searches.busy
-        free = workers - len(in_flight)
+        lanes = executor.lanes  # -j at full speed, and spare slots that a judging gone slow makes room for
+        now = time.monotonic()
+        started = [moment for _, _, moment in in_flight.values()]
+        free = lanes.free([*started, *[now] * searches.busy], now)  # a search counts as a fresh judging
         if free > 0:
             for claimed in store.claim(store.queued_in_fair_order(free), judging_process):
                 submission = claimed.submission
@@ -148,16 +151,16 @@ def _judge_forever(
                     )
                     continue
                 executor.submit(task)
-                in_flight[id(task)] = (claimed, task)
+                in_flight[id(task)] = (claimed, task, time.monotonic())
         if len(in_flight) < workers:
             searches.start_next()  # only while no submission is queued (the store checks, as it claims)
         if not in_flight:
             time.sleep(IDLE_POLL_SECONDS)
             continue
-        busy = len(in_flight) >= workers and not searches.busy  # a search is watched closely: it may have to give way
+        busy = len(in_flight) >= lanes.processes and not searches.busy  # a search is watched closely: it may give way
         finished = executor.wait_finished(BUSY_WAIT_SECONDS if busy else IDLE_POLL_SECONDS)
         if finished is not None:
-            claimed, _ = in_flight.pop(id(finished.task))
+            claimed, _, _ = in_flight.pop(id(finished.task))
             store.finish(claimed.submission.id, claimed.token, finished.outcome)
 
 

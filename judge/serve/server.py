@@ -8,6 +8,7 @@ with SIGTERM, and it stops its workers (nothing is left running).
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import multiprocessing
 import os
@@ -182,10 +183,11 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
                 f"warning: serving on {request.host} without TLS: passwords and code cross the network in the "
                 "clear; give --certfile/--keyfile, or put an HTTPS reverse proxy in front (README)"
             )
+        executor = with_slow_lane(request.executor)
         workers = (
-            f"{request.executor.jobs} local worker(s)"
-            if request.executor.scheduler is None
-            else f"the Dask cluster at {request.executor.scheduler.address}"
+            f"{executor.jobs} local worker(s), and {executor.spare} more for judgings gone slow"
+            if executor.scheduler is None
+            else f"the Dask cluster at {executor.scheduler.address}"
         )
         say(f"judge serve: {url} ({len(problems)} problem(s), {len(entries)} student(s), judging on {workers})")
         say(
@@ -200,7 +202,7 @@ def serve(request: ServeRequest, say: Callable[[str], None]) -> None:
             )
         if any(entry.generated for entry in entries):
             say(f"students' generated passwords: {request.data_dir / PASSWORDS_FILE}")
-        judging = JudgingConfig(request.data_dir, request.problems_dir, request.executor, request.options, os.getpid())
+        judging = JudgingConfig(request.data_dir, request.problems_dir, executor, request.options, os.getpid())
         spawn = multiprocessing.get_context("spawn")
         supervisor = JudgingSupervisor(
             lambda: _started(spawn.Process(target=judging_main, args=(judging,), name="judge-serve-judging")), say
@@ -224,6 +226,13 @@ def _opened_at(store: Store) -> float:
         settings["opened_at"] = repr(time.time())
         store.put_settings({"opened_at": settings["opened_at"]})
     return float(settings["opened_at"])
+
+
+def with_slow_lane(choice: ExecutorChoice) -> ExecutorChoice:
+    """The local pool with as many spare processes as `-j`: a judging gone slow (an endless loop) makes room for a
+    fresh submission beside it (batch/executors/lanes.py), so two endless loops at once do not hold every verdict
+    of a class with `-j 2`. A Dask cluster is left as its workers size it."""
+    return choice if choice.scheduler is not None else dataclasses.replace(choice, spare=choice.jobs)
 
 
 def _loopback(host: str) -> bool:

@@ -3,6 +3,9 @@
 - a free worker takes the next submission at once: one student's endless loop holds one worker, and another
   student's correct submission, sent while it runs, gets its verdict first (counted, never timed: when the first
   verdict is stored, it is the correct one's and the loop is still being judged);
+- the slow lane: two endless loops hold both of `-j 2`'s workers, and a third student's correct submission still
+  gets its verdict before either loop's, judged in a spare process beside the loops gone slow; the loops are still
+  TLE;
 - BOJ's order: a pass/fail problem's judging stops at the first test that is not accepted, and the result names the
   tests after it as not run; a scored problem runs every test.
 """
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import write_problem
-from serve_fixtures import AC_SOURCE, STUDENTS, running_server
+from serve_fixtures import AC_SOURCE, STUDENTS, running_server, write_roster
 
 from judge.serve.store import Store, StoredSubmission
 from judge.verdicts import Verdict
@@ -77,6 +80,24 @@ def test_a_correct_submission_is_not_held_behind_another_students_endless_loop(t
         assert last[loop].verdict is Verdict.TLE
         result = _document(server.url, kim, loop)["result"]
         assert [case["name"] for case in result["cases"]] == ["sample1"] and result["not_run"] == ["2"]
+
+
+def test_two_endless_loops_on_both_workers_do_not_hold_a_fresh_submission(tmp_path: Path) -> None:
+    kim, lee = STUDENTS
+    park = ("park", "Park Jiwoo", "park-password")
+    write_roster(tmp_path / "roster.csv", (kim, lee, park))
+    with running_server(tmp_path, "-j", "2") as server:
+        store = Store(server.data)
+        loops = [_submit(server.url, kim, "sum", ENDLESS_LOOP), _submit(server.url, lee, "sum", ENDLESS_LOOP)]
+        _until(store, "claimed both loops", lambda rows: all(rows[loop].status == "judging" for loop in loops))
+        correct = _submit(server.url, park, "sum", AC_SOURCE)
+
+        first = _until(store, "judged any", lambda rows: any(row.status == "done" for row in rows.values()))
+        assert first[correct].status == "done" and first[correct].verdict is Verdict.AC, first
+        assert all(first[loop].status == "judging" for loop in loops), first
+
+        last = _until(store, "judged both loops", lambda rows: all(rows[loop].status == "done" for loop in loops))
+        assert [last[loop].verdict for loop in loops] == [Verdict.TLE, Verdict.TLE]
 
 
 def test_a_pass_fail_problem_stops_at_the_first_failure_and_a_scored_one_runs_every_test(tmp_path: Path) -> None:

@@ -19,10 +19,12 @@ __all__ = ["EXECUTORS", "Executor", "ExecutorChoice", "Finished", "open_executor
 
 @dataclass(frozen=True)
 class ExecutorChoice:
-    """The command line's say on executors: `--jobs` for the local pool, `--scheduler` for Dask."""
+    """The command line's say on executors: `--jobs` for the local pool, `--scheduler` for Dask; `spare`: the local
+    pool's processes beyond `jobs` for judgings gone slow (lanes.py; `judge serve` sets it)."""
 
     jobs: int
     scheduler: SchedulerTarget | None = None
+    spare: int = 0
 
     @property
     def kind(self) -> str:
@@ -36,7 +38,7 @@ def _dask(choice: ExecutorChoice) -> Executor:
 
 
 EXECUTORS: dict[str, Callable[[ExecutorChoice], Executor]] = {
-    "local": lambda choice: LocalExecutor(choice.jobs),
+    "local": lambda choice: LocalExecutor(choice.jobs, choice.spare),
     "dask": _dask,
 }
 

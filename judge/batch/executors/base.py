@@ -10,11 +10,13 @@ An executor accepts tasks and hands back each one's outcome as it finishes, in w
 
 `capacity` is how many tasks are worth having submitted at once (enough to keep every worker busy); the session
 keeps no more than that in flight, so an interruption loses at most that many pairs and a cluster's scheduler
-does not hold the whole class's problem data at once. `workers` is how many run at once: `judge serve` submits no
-more than that and waits with a timeout, looking for new work in between, so a worker that frees up takes the
-submission that is first in the fair order at that moment, not one handed over earlier. A task whose worker was
-lost comes back as a JE outcome (after the executor's own retries), never as an exception. Leaving the `with`
-block because of an exception (Ctrl-C, SIGTERM) cancels what is still running and stops the workers it started.
+does not hold the whole class's problem data at once. `workers` is how many run at once at full speed, and
+`lanes` (lanes.py) how many may start now: `judge serve` submits no more than that and waits with a timeout,
+looking for new work in between, so a worker that frees up takes the submission that is first in the fair order
+at that moment, not one handed over earlier; where the local pool has spare processes, a judging gone slow
+stops counting against `workers`. A task whose worker was lost comes back as a JE outcome (after the executor's
+own retries), never as an exception. Leaving the `with` block because of an exception (Ctrl-C, SIGTERM) cancels
+what is still running and stops the workers it started.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
 
+from judge.batch.executors.lanes import Lanes
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 
 
@@ -42,6 +45,9 @@ class Executor(Protocol):
 
     @property
     def workers(self) -> int: ...
+
+    @property
+    def lanes(self) -> Lanes: ...
 
     def submit(self, task: SubmissionTask) -> None: ...
 

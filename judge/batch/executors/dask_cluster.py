@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from judge.batch.executors.base import Finished
+from judge.batch.executors.lanes import Lanes
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask, run_task
 from judge.cluster.address import SchedulerTarget
 from judge.errors import JudgeError
@@ -56,6 +57,11 @@ class DaskExecutor:
     @property
     def workers(self) -> int:
         return max(sum(self._client.nthreads().values()), 1)
+
+    @property
+    def lanes(self) -> Lanes:
+        """No spare slots: a cluster's workers are its own to size (add workers for a slow lane)."""
+        return Lanes(self.workers)
 
     def submit(self, task: SubmissionTask) -> None:
         owner, problem_id = task.pair

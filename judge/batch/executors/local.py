@@ -29,6 +29,7 @@ from types import FrameType, TracebackType
 import psutil
 
 from judge.batch.executors.base import Finished
+from judge.batch.executors.lanes import Lanes
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask, run_task
 
 STOP_SECONDS = 10.0
@@ -48,10 +49,10 @@ class LocalExecutor:
     the others get their real verdicts.
     """
 
-    def __init__(self, jobs: int) -> None:
-        if jobs < 1:
-            raise ValueError(f"jobs must be at least 1, got {jobs}")
-        self._jobs = jobs
+    def __init__(self, jobs: int, spare: int = 0) -> None:
+        if jobs < 1 or spare < 0:
+            raise ValueError(f"jobs must be at least 1 and spare at least 0, got {jobs} and {spare}")
+        self._lanes = Lanes(jobs, spare)
         self._pool = self._start_pool()
         self._running: dict[Future[SubmissionOutcome], SubmissionTask] = {}
         self._suspects: deque[SubmissionTask] = deque()
@@ -60,7 +61,7 @@ class LocalExecutor:
 
     def _start_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self._jobs,
+            max_workers=self._lanes.processes,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_prepare_worker,
             initargs=(os.getpid(),),
@@ -69,7 +70,7 @@ class LocalExecutor:
     @property
     def capacity(self) -> int:
         # One task queued behind each running one, so no worker waits while the main process stores a result.
-        return 2 * self._jobs
+        return 2 * self._lanes.workers
 
     def submit(self, task: SubmissionTask) -> None:
         if self._suspects or self._alone is not None:
@@ -88,7 +89,11 @@ class LocalExecutor:
 
     @property
     def workers(self) -> int:
-        return self._jobs
+        return self._lanes.workers
+
+    @property
+    def lanes(self) -> Lanes:
+        return self._lanes
 
     def next_finished(self) -> Finished:
         finished = self._finished(None)
