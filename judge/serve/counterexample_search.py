@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from judge.batch.executors.local import prepare_worker
 from judge.errors import JudgeError
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.options import RunOptions
@@ -210,5 +211,15 @@ class Searches:
 
 def _search_pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=os.nice, initargs=(SEARCH_NICENESS,)
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_prepare_search_process,
+        initargs=(os.getpid(),),
     )
+
+
+def _prepare_search_process(parent_pid: int) -> None:
+    """Like a judging worker: it ends its trial's processes and exits once the judging process is gone (an idle
+    pool process would otherwise wait for a next search forever), and it runs niced (SEARCH_NICENESS)."""
+    prepare_worker(parent_pid)
+    os.nice(SEARCH_NICENESS)

@@ -14,6 +14,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 from conftest import ROOT, judge_cli, write_problem
 from http_session import signed_in
@@ -303,3 +304,25 @@ def test_what_the_program_printed_is_inert_and_cut_on_the_page(served) -> None:
     assert status == 200 and "&lt;script&gt;document.title=1&lt;/script&gt;" in shown
     assert "<script>document" not in page.decode() and "\x1b" not in page.decode()
     assert 4000 < shown.count("x") < 4096  # cut at 4 KiB of output
+
+
+def test_the_search_process_does_not_outlive_the_server(tmp_path: Path) -> None:
+    """Once a search has run, its process waits for the next one; when `judge serve` ends, it ends too (it stayed
+    behind, idle, for good, with its resource tracker)."""
+    _class(tmp_path)
+    with running_server(tmp_path, "-j", "1") as server:
+        wrong = _submit(server.url, "kim", WRONG_FROM_500)
+        assert _verdict(server.url, "kim", wrong) == "WA"
+        _turn_on(server.url, server.data)
+        assert _api(server.url, "POST", f"api/submissions/{wrong}/counterexample", "kim")[0] == 202
+        assert _counterexample(server.url, "kim", wrong)["found"] == "found"
+        descendants = psutil.Process(server.process.pid).children(recursive=True)
+        assert any("spawn_main" in " ".join(child.cmdline()) for child in descendants)
+    _until(lambda: not [child for child in descendants if _alive(child)], "every process of the server gone")
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -63,7 +63,7 @@ class LocalExecutor:
         return ProcessPoolExecutor(
             max_workers=self._lanes.processes,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_prepare_worker,
+            initializer=prepare_worker,
             initargs=(os.getpid(),),
         )
 
@@ -183,8 +183,9 @@ class LocalExecutor:
                     continue
 
 
-def _prepare_worker(parent_pid: int) -> None:
-    """Runs once in each new worker process (see the module docstring for why)."""
+def prepare_worker(parent_pid: int) -> None:
+    """Runs once in each new worker process (see the module docstring for why); serve's counterexample search
+    process runs it too, so that it never outlives the judging process that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_now)
     threading.Thread(target=_watch_parent, args=(parent_pid,), name="watch-parent", daemon=True).start()
