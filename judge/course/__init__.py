@@ -8,6 +8,7 @@ its exports and `judge grade`.
                       window reads its times the same way
     assignments.py    assignments.yaml (beside the problems) read into a Course, validated like problem.yaml
     extensions.py     extensions.csv (student, assignment, due), and the check serve's teacher page shares
+    files.py          reading an optional course file (absent: none; present: bounded UTF-8 text, or one line)
     late_policy.py    what a submission at a moment is worth: on time, a late factor and its rule in words, or
                       refused after the hard deadline
     state.py          an assignment's state for one student (not open yet, open, late, closed) and serve's submit

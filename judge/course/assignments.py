@@ -22,10 +22,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from judge.course.files import optional_text
 from judge.course.model import Assignment, Course, LatePolicy
 from judge.course.times import DEFAULT_ZONE, TIME_FORMAT, parse_time, time_zone
 from judge.errors import JudgeError
-from judge.intake import Refused, read_source
 from judge.problems.schema import parse_mapping
 from judge.schema_errors import first_error
 
@@ -92,14 +92,9 @@ def read_course(path: Path, problem_ids: Collection[str] | None = None) -> Cours
     """The course in the assignments.yaml at `path` (an empty Course when there is no such file). With
     `problem_ids`, an assignment naming a problem not among them is refused. JudgeError (one line naming `path`)
     for a malformed file, a problem in two assignments, or a due time not after the opening."""
-    if not path.exists() and not path.is_symlink():
+    text = optional_text(path, LIMIT_BYTES, ASSIGNMENTS_FILE, "YAML")
+    if text is None:
         return Course()
-    try:
-        text = read_source(path, LIMIT_BYTES, what=ASSIGNMENTS_FILE).decode("utf-8")
-    except UnicodeDecodeError:
-        raise JudgeError(f"{path}: is not UTF-8 text; save it as UTF-8") from None
-    except Refused as refused:
-        raise JudgeError(f"{path}: {refused.reason}; give a regular file of at most 256 KiB") from None
     raw = parse_mapping(text, path, "zone, assignments", empty_ok=True)
     try:
         model = CourseModel.model_validate(raw)

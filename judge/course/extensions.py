@@ -14,10 +14,10 @@ import csv
 from collections.abc import Collection
 from pathlib import Path
 
+from judge.course.files import optional_text
 from judge.course.model import Course, Extension
 from judge.course.times import parse_time, shown_time
 from judge.errors import JudgeError
-from judge.intake import Refused, read_source
 
 EXTENSIONS_FILE = "extensions.csv"
 COLUMNS = ("student", "assignment", "due")
@@ -47,14 +47,9 @@ def extension_of(student: str, assignment_id: str, due: str, course: Course, stu
 def read_extensions(path: Path, course: Course, students: Collection[str]) -> tuple[Extension, ...]:
     """The extensions in the CSV file at `path` (none when there is no such file); JudgeError naming the file
     and the line for any malformed row, or one student's two rows for the same assignment."""
-    if not path.exists() and not path.is_symlink():
+    text = optional_text(path, LIMIT_BYTES, EXTENSIONS_FILE, "CSV")
+    if text is None:
         return ()
-    try:
-        text = read_source(path, LIMIT_BYTES, what=EXTENSIONS_FILE).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise JudgeError(f"{path}: is not UTF-8 text; save it as a UTF-8 CSV file") from None
-    except Refused as refused:
-        raise JudgeError(f"{path}: {refused.reason}; give a regular CSV file of at most 1 MiB") from None
     reader = csv.DictReader(text.splitlines())
     if tuple(reader.fieldnames or ()) != COLUMNS:
         raise JudgeError(f"{path}: the first line must name the columns {','.join(COLUMNS)}")

@@ -100,3 +100,16 @@ class Browser:
         answer = self.get("/")
         assert answer.status in (200, 303), answer.status
         return answer.status == 200
+
+
+def signed_in_browser(url: str, user: str, password: str) -> Browser:
+    """A browser signed in through the login form."""
+    browser = Browser(url)
+    assert browser.sign_in(user, password).status == 303
+    return browser
+
+
+def ok_body(answer: Answer) -> str:
+    """The body of a page that must have answered 200."""
+    assert answer.status == 200, (answer.status, answer.body[:500])
+    return answer.body

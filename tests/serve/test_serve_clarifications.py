@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from serve_fixtures import STUDENTS, running_server
-from serve_http import Answer, Browser, basic
+from serve_http import Answer, Browser, basic, ok_body, signed_in_browser
 
 from judge.serve.clarifications import MAX_QUESTION, QUESTIONS_PER_MINUTE
 from judge.serve.roster import TEACHER_SECRET_FILE
@@ -21,17 +21,6 @@ PUBLIC_QUESTION = "May the sum overflow? <script>alert(1)</script>"
 PRIVATE_QUESTION = "Why is my #1 WA? \x1b[31m"
 PUBLIC_ANSWER = "No: |a|, |b| <= 10^9 <b>fits</b>"
 PRIVATE_ANSWER = "Read the input format again, lee"
-
-
-def _signed_in(url: str, user: str, password: str) -> Browser:
-    browser = Browser(url)
-    assert browser.sign_in(user, password).status == 303
-    return browser
-
-
-def _ok(answer: Answer) -> str:
-    assert answer.status == 200, (answer.status, answer.body[:500])
-    return answer.body
 
 
 def _ask(student: Browser, question: str, token: str | None = None) -> Answer:
@@ -51,16 +40,16 @@ def _api(url: str, student: tuple[str, str, str]) -> list[dict[str, object]]:
 
 def test_an_answer_to_everyone_reaches_both_students_and_a_private_one_only_its_asker(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
-        kim, lee = _signed_in(server.url, KIM[0], KIM[2]), _signed_in(server.url, LEE[0], LEE[2])
+        kim, lee = signed_in_browser(server.url, KIM[0], KIM[2]), signed_in_browser(server.url, LEE[0], LEE[2])
         asked = _ask(kim, PUBLIC_QUESTION)
-        assert html.escape(PUBLIC_QUESTION) in _ok(asked) and "<script>alert" not in asked.body
+        assert html.escape(PUBLIC_QUESTION) in ok_body(asked) and "<script>alert" not in asked.body
         _ask(lee, PRIVATE_QUESTION)
-        assert PRIVATE_QUESTION.split("?")[0] not in _ok(kim.get("/problems/sum"))  # not answered, not kim's
+        assert PRIVATE_QUESTION.split("?")[0] not in ok_body(kim.get("/problems/sum"))  # not answered, not kim's
         assert [each["question"] for each in _api(server.url, KIM)] == [PUBLIC_QUESTION]
         assert [each["answer"] for each in _api(server.url, KIM)] == [None]
 
-        teacher = _signed_in(server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
-        page = _ok(teacher.get("/teacher"))
+        teacher = signed_in_browser(server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
+        page = ok_body(teacher.get("/teacher"))
         assert html.escape(PUBLIC_QUESTION) in page and "Why is my #1 WA? \\x1b[31m" in page  # escaped, visible
         numbers = {question: int(number) for number, question in
                    re.findall(r'id="question-(\d+)">.*?<pre class="question">(.*?)</pre>', page, re.S)}
@@ -70,7 +59,7 @@ def test_an_answer_to_everyone_reaches_both_students_and_a_private_one_only_its_
             sent = teacher.post_form(f"/teacher/clarifications/{number}", {"csrf": token, "answer": answer, "to": to})
             assert (sent.status, sent.header("location")) == (303, "/teacher?message=answered#clarifications")
         forged = teacher.post_form(f"/teacher/clarifications/{public}", {"csrf": "forged", "answer": "x", "to": "asker"})
-        assert forged.status == 303 and "this form expired" in _ok(teacher.get("/teacher"))
+        assert forged.status == 303 and "this form expired" in ok_body(teacher.get("/teacher"))
         assert kim.post_form(f"/teacher/clarifications/{private}", {"csrf": kim.get("/").meta_csrf(), "answer": "x",
                                                                      "to": "everyone"}).status == 303  # refused: the teacher's form
 
@@ -80,16 +69,16 @@ def test_an_answer_to_everyone_reaches_both_students_and_a_private_one_only_its_
         assert [(each["question"], each["answer"], each["mine"]) for each in lee_sees] == [
             ("Why is my #1 WA? \\x1b[31m", PRIVATE_ANSWER, True), (PUBLIC_QUESTION, PUBLIC_ANSWER, False)]
         assert all("student" not in each for each in kim_sees + lee_sees)  # the asker is the teacher's to know
-        kim_page, lee_page = _ok(kim.get("/problems/sum")), _ok(lee.get("/problems/sum"))
+        kim_page, lee_page = ok_body(kim.get("/problems/sum")), ok_body(lee.get("/problems/sum"))
         assert html.escape(PUBLIC_ANSWER) in kim_page and html.escape(PUBLIC_ANSWER) in lee_page
         assert PRIVATE_ANSWER in lee_page and PRIVATE_ANSWER not in kim_page and "Why is my" not in kim_page
         assert KIM[0] not in lee_page.split('id="clarifications"')[1] and KIM[1] not in lee_page
-        assert [each["student"] for each in json.loads(_ok(teacher.get("/api/clarifications")))] == ["lee", "kim"]
+        assert [each["student"] for each in json.loads(ok_body(teacher.get("/api/clarifications")))] == ["lee", "kim"]
 
 
 def test_a_question_is_bounded_rate_limited_and_csrf_checked_and_a_refusal_keeps_it(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
-        kim = _signed_in(server.url, KIM[0], KIM[2])
+        kim = signed_in_browser(server.url, KIM[0], KIM[2])
         token = kim.get("/problems/sum").meta_csrf()
         forged = kim.post_form("/problems/sum/questions", {"csrf": "forged", "question": "hello?"})
         assert forged.status == 303 and "this form expired" in _followed(kim, forged).body

@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import write_problem
 from serve_fixtures import (AC_SOURCE, STUDENTS, WA_SOURCE, judged, judging_stopped, make_context, running_server,
                             wait_until_judged)
-from serve_http import Answer, Browser, basic
+from serve_http import Browser, basic, ok_body, signed_in_browser
 
 from judge.serve.rejudges import changes_seen_by
 from judge.serve.roster import TEACHER_SECRET_FILE
@@ -32,17 +32,6 @@ def _submit(server_url: str, student: tuple[str, str, str], source: str) -> int:
                                                                      "code": source}, basic(student[0], student[2]))
     assert answer.status == 201, answer.body
     return int(re.search(r'"id": ?(\d+)', answer.body).group(1))  # type: ignore[union-attr]
-
-
-def _signed_in(url: str, user: str, password: str) -> Browser:
-    browser = Browser(url)
-    assert browser.sign_in(user, password).status == 303
-    return browser
-
-
-def _ok(answer: Answer) -> str:
-    assert answer.status == 200, (answer.status, answer.body[:500])
-    return answer.body
 
 
 def _report_rows(page: str) -> dict[str, list[str]]:
@@ -65,10 +54,10 @@ def test_a_rejudge_after_a_test_is_fixed_reports_wa_to_ac_and_tells_the_student_
         wait_until_judged(store, 2)
         assert [store.submission(each).verdict.short for each in (kim_id, lee_id)] == ["WA", "WA"]  # type: ignore[union-attr]
 
-        teacher = _signed_in(server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
+        teacher = signed_in_browser(server.url, "teacher", (server.data / TEACHER_SECRET_FILE).read_text().strip())
         token = teacher.get("/teacher").meta_csrf()
         refused = teacher.post_form("/teacher/rejudge", {"csrf": token, "target": "problem", "problem": "sum"})
-        assert refused.status == 303 and "not rejudged: say why" in _ok(teacher.get("/teacher"))
+        assert refused.status == 303 and "not rejudged: say why" in ok_body(teacher.get("/teacher"))
         assert store.counts() == {"done": 2}  # a rejudge without a reason changes nothing
 
         (problems / "sum" / "tests" / "2.ans").write_text("12\n", encoding="utf-8")  # the teacher fixes the test
@@ -77,14 +66,14 @@ def test_a_rejudge_after_a_test_is_fixed_reports_wa_to_ac_and_tells_the_student_
             rejudged = teacher.post_form("/teacher/rejudge", {"csrf": token, "target": "problem", "problem": "sum",
                                                               "reason": REASON})
             assert rejudged.status == 303
-            early = _ok(teacher.get(rejudged.header("location")))
+            early = ok_body(teacher.get(rejudged.header("location")))
             assert "2 submission(s) queued again" in early
             assert re.search(r"2 rejudged: 0 changed · 0 unchanged ·\s+2 pending", early), early[-3000:]
             assert [row[-1] for row in _report_rows(early).values()] == ["pending", "pending"]
-            assert "rejudged on" not in _ok(_signed_in(server.url, KIM[0], KIM[2]).get("/submissions"))
+            assert "rejudged on" not in ok_body(signed_in_browser(server.url, KIM[0], KIM[2]).get("/submissions"))
         wait_until_judged(store, 2)
 
-        page = _ok(teacher.get("/teacher"))
+        page = ok_body(teacher.get("/teacher"))
         assert re.search(r"2 rejudged: 1 changed · 1 unchanged ·\s+0 pending", page), page[-3000:]
         rows = _report_rows(page)
         assert rows[KIM[0]][3:] == ["WA", "1", "AC", "2", "changed"]
@@ -101,16 +90,16 @@ def test_a_rejudge_after_a_test_is_fixed_reports_wa_to_ac_and_tells_the_student_
         assert (table["kim"]["old_tests_passed"], table["kim"]["new_tests_passed"]) == ("1", "2")
         assert table["kim"]["name"] == KIM[1] and table["lee"]["outcome"] == "unchanged"
         assert table["kim"]["reason"] == "'" + REASON  # a formula start made text (inert.csv_cell)
-        assert _report_rows(_ok(teacher.get(f"/teacher/rejudges/{rejudge_id}"))) == rows
+        assert _report_rows(ok_body(teacher.get(f"/teacher/rejudges/{rejudge_id}"))) == rows
         assert teacher.get(f"/teacher/rejudges/{rejudge_id}").status == 200
 
-        kim = _signed_in(server.url, KIM[0], KIM[2])
+        kim = signed_in_browser(server.url, KIM[0], KIM[2])
         said = f"WA → AC, because {html.escape(REASON)}"
         for path in ("/submissions", f"/submissions/{kim_id}"):
-            assert re.search(r"rejudged on <time[^>]*>[^<]+</time>: " + re.escape(said), _ok(kim.get(path))), path
-        lee = _signed_in(server.url, LEE[0], LEE[2])
+            assert re.search(r"rejudged on <time[^>]*>[^<]+</time>: " + re.escape(said), ok_body(kim.get(path))), path
+        lee = signed_in_browser(server.url, LEE[0], LEE[2])
         for path in ("/submissions", f"/submissions/{lee_id}"):
-            assert "rejudged on" not in _ok(lee.get(path))  # unchanged: nothing to tell
+            assert "rejudged on" not in ok_body(lee.get(path))  # unchanged: nothing to tell
         assert kim.get(f"/teacher/rejudges/{rejudge_id}.csv").status == 404  # the teacher's alone
 
 
