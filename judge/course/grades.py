@@ -7,10 +7,11 @@ problem's points) is theirs to say."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from judge.course.late_policy import Credit, credit
+from judge.course.late_policy import Credit, credit, hard_deadline
 from judge.course.model import Assignment, AssignmentGrade, Course, CourseGrades
 
 MAX_POINTS = 100.0
@@ -36,10 +37,15 @@ class _Best:
     credit: Credit
 
 
-def course_grades(course: Course, attempts: Iterable[Attempt], students: Iterable[str]) -> CourseGrades:
+def course_grades(
+    course: Course, attempts: Iterable[Attempt], students: Iterable[str], now: float | None = None
+) -> CourseGrades:
     """Every listed student's grade for every assignment. An attempt the late policy refuses (serve never stores
     one; a class folder might hold one) counts for nothing; attempts of students or problems outside the course
-    are ignored."""
+    are ignored. With `now`, an assignment a student has not submitted to and may still submit to (its hard
+    deadline, their extension counted, is after `now`) has no grade yet: an LMS import leaves its cell alone
+    instead of recording a 0 for work that is not due. A problem in no assignment (due never) is graded as
+    before: 0 when nothing was submitted."""
     by_student_problem: dict[tuple[str, str], list[Attempt]] = {}
     for attempt in attempts:
         by_student_problem.setdefault((attempt.student, attempt.problem_id), []).append(attempt)
@@ -51,6 +57,9 @@ def course_grades(course: Course, attempts: Iterable[Attempt], students: Iterabl
                 problem: _best(by_student_problem.get((student, problem), ()), due, assignment)
                 for problem in assignment.problems
             }
+            closes = hard_deadline(due, assignment.late)
+            if now is not None and not any(bests.values()) and math.isfinite(closes) and closes > now:
+                continue
             points = sum(best.credited for best in bests.values() if best) * MAX_POINTS / len(assignment.problems)
             grades[student, assignment.id] = AssignmentGrade(
                 student, assignment.id, round(points, 6), MAX_POINTS, _rule_of(bests)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from judge.course.grades import Attempt, course_grades
@@ -69,6 +70,6 @@ def as_course(
         gradebook,
         students=students,
         roster=roster,
-        course=course_grades(course, attempts, students),
+        course=course_grades(course, attempts, students, now=time.time()),
         assignments_file=assignments_file,
     )

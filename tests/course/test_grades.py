@@ -83,3 +83,16 @@ def test_points_stay_within_0_and_100_and_an_extension_never_lowers_a_grade(trie
     for key, grade in plain.grades.items():
         assert 0 <= grade.points <= 100
         assert extended.grades[key].points >= grade.points - 1e-9
+
+
+def test_work_not_yet_due_has_no_grade_so_an_lms_import_leaves_it_alone() -> None:
+    """Before week1's hard deadline (DUE + 3 days; kim's extension moves hers to DUE + 5 days), nobody has a 0
+    for it; a submission already made is graded; week2 (late refused) is closed at DUE + 1 and counts 0."""
+    now = DUE + 4 * DAY
+    grades = course_grades(COURSE, [Attempt("lee", "C", DUE - 5, 1.0)], ["lee", "kim"], now=now).grades
+    assert ("kim", "week1") not in grades  # her extension: open until DUE + 5 days
+    assert grades["lee", "week1"].points == 0 and grades["lee", "week1"].rule == "not submitted"  # closed
+    assert grades["lee", "week2"].points == 100
+    assert grades["kim", "week2"].rule == "not submitted"
+    early = course_grades(COURSE, [Attempt("lee", "A", DUE - 5, 1.0)], ["lee", "kim"], now=DUE - 1).grades
+    assert set(early) == {("lee", "week1")}

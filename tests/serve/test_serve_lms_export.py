@@ -67,15 +67,15 @@ def test_the_teachers_export_serves_canvas_and_moodle_files_with_late_credit(tmp
         ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Week 1"],
         ["Points Possible", "", "", "", "", "100"],
         ["Kim Minji", "", "S-1", "", "A", "80"],
-        ["'" + HOSTILE, "", "S-2", "", "B", "0"],
+        ["'" + HOSTILE, "", "S-2", "", "B", ""],  # may still submit, late: no grade yet, not a 0
     ]
     assert _rows(moodle) == [
         ["ID number", "Email address", "Username", "Week 1"],
         ["S-1", "kim@school.kr", "kim", "80"],
-        ["S-2", "'-lee@school.kr", "lee", "0"],
+        ["S-2", "'-lee@school.kr", "lee", ""],
     ]
     header, kim, lee = _rows(grades)
     assert header == ["student", "name", "email", "sis_id", "section", "sum", "score", "max", "week1 points",
                       "week1 rule"]
     assert kim == ["kim", "Kim Minji", "kim@school.kr", "S-1", "A", "AC", "1", "1", "80", LATE_RULE]
-    assert lee[:2] == ["lee", "'" + HOSTILE] and lee[-2:] == ["0", "not submitted"]
+    assert lee[:2] == ["lee", "'" + HOSTILE] and lee[-2:] == ["", ""]
