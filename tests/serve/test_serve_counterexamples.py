@@ -158,6 +158,7 @@ def test_asking_is_bounded_per_student_and_hour(served) -> None:
     assert _api(url, "POST", f"api/submissions/{other}/counterexample", "lee")[0] == 202
 
 
+@pytest.mark.slow  # 10-20 s of judging: CI runs it in the slow suite
 def test_a_request_waits_for_every_queued_submission(served) -> None:
     """With one worker busy on a slow submission and more queued behind it, the request stays queued until the
     queue is empty (seen at every look), and one request is pending at a time."""
@@ -234,6 +235,7 @@ SLOW_WRONG_FROM_1100 = (  # a tenth of a CPU second per run, so the search takes
 )
 
 
+@pytest.mark.slow  # 10-20 s of judging: CI runs it in the slow suite
 def test_a_search_gives_its_worker_back_to_a_submission_that_arrives(tmp_path: Path) -> None:
     """One worker, a search under way (about a hundred generated inputs pass before one fails): a submission that
     arrives takes the worker, the request goes back to the queue meanwhile, and is searched again after it."""

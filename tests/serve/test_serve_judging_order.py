@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import write_problem
 from serve_fixtures import AC_SOURCE, STUDENTS, running_server, write_roster
 
@@ -82,6 +83,7 @@ def test_a_correct_submission_is_not_held_behind_another_students_endless_loop(t
         assert [case["name"] for case in result["cases"]] == ["sample1"] and result["not_run"] == ["2"]
 
 
+@pytest.mark.slow  # 10-20 s of judging: CI runs it in the slow suite
 def test_two_endless_loops_on_both_workers_do_not_hold_a_fresh_submission(tmp_path: Path) -> None:
     kim, lee = STUDENTS
     park = ("park", "Park Jiwoo", "park-password")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from judge.options import RunOptions
@@ -38,6 +39,7 @@ def request(problem: Path, source: Path, reference: Path, **extra: object) -> St
     return StressRequest(**fields)
 
 
+@pytest.mark.slow  # 10-20 s of judging: CI runs it in the slow suite
 def test_a_strategy_s_failure_is_never_a_test_s_input(make_problem, submission):
     problem = make_problem({"1": ("500\n", "1000\n"), "2": ("501\n", "1002\n")})
     (problem / "strategy.py").write_text(STRATEGY)
