@@ -49,6 +49,7 @@ def _shot(page: object, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / name), full_page=True)  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_reloading(browser: object,
                                                                                         tmp_path: Path) -> None:
     write_roster(tmp_path / "roster.csv", (("kim", "Kim Minji", "kim-password"), ("lee", HOSTILE_NAME, "lee-pw")))
@@ -89,6 +90,7 @@ def test_two_students_watch_their_verdicts_and_the_scoreboard_change_without_rel
         assert opened.status == 404 and "print(a + b)" not in lee.content()  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_a_lab_session_one_students_endless_loop_holds_no_one_elses_verdict(browser: object, tmp_path: Path) -> None:
     """Issue 41's lab session in the browser, with `-j 2`: Kim pastes an endless loop, then Lee a correct answer
     while it runs, and the teacher watches. Counted, not timed: when Lee's page shows AC, Kim's loop is still
@@ -122,6 +124,7 @@ def test_a_lab_session_one_students_endless_loop_holds_no_one_elses_verdict(brow
         assert errors == []
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_an_answer_to_everyone_appears_on_two_students_open_pages_without_a_reload(browser: object,
                                                                                    tmp_path: Path) -> None:
     """Clarifications (issue 42): Kim asks about the problem from its page; with Kim's and Lee's problem pages open,

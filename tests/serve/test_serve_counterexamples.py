@@ -210,6 +210,7 @@ def test_n_queen_shows_nothing_since_its_tests_hold_every_input(tmp_path: Path) 
     assert found["found"] == "none" and found["input"] == "" and found["actual"] == ""
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_the_button_then_the_counterexample_in_chromium(tmp_path: Path) -> None:
     _class(tmp_path)
     with headless_chromium() as browser, running_server(tmp_path, "-j", "1") as server:

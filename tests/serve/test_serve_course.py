@@ -15,9 +15,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from conftest import write_problem
-from serve_fixtures import (AC_SOURCE, STUDENTS, headless_chromium, judge_env, running_server, sign_in_page,
-                            wait_until_judged, write_problems, write_roster)
+from serve_fixtures import (
+    AC_SOURCE,
+    STUDENTS,
+    headless_chromium,
+    judge_env,
+    running_server,
+    sign_in_page,
+    wait_until_judged,
+    write_problems,
+    write_roster,
+)
 from serve_http import Browser, basic
 
 from judge.course.late_policy import DAY, closed_line
@@ -192,6 +202,7 @@ def test_a_malformed_assignments_file_is_one_line_at_start_and_on_reading_again(
         assert submit(url, KIM, "sum")[0] == 201  # the course read at start still holds, with kim's extension
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_in_chromium_a_student_sees_the_states_in_local_time_and_their_extension(tmp_path: Path) -> None:
     write_course(tmp_path)
     with running_server(tmp_path) as server, headless_chromium() as browser:

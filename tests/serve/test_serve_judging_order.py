@@ -102,6 +102,7 @@ def test_two_endless_loops_on_both_workers_do_not_hold_a_fresh_submission(tmp_pa
         assert [last[loop].verdict for loop in loops] == [Verdict.TLE, Verdict.TLE]
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_a_pass_fail_problem_stops_at_the_first_failure_and_a_scored_one_runs_every_test(tmp_path: Path) -> None:
     problems = tmp_path / "problems"
     tests = {"sample1": ("1 2\n", "3\n"), "2": ("5 7\n", "12\n"), "3": ("2 2\n", "4\n"), "4": ("3 3\n", "6\n"),

@@ -9,9 +9,10 @@ import os
 import time
 from pathlib import Path
 
+import pytest
 from conftest import write_problem
 from http_session import signed_in
-from serve_fixtures import sign_in_page, STUDENTS, headless_chromium, running_server, wait_until_judged
+from serve_fixtures import STUDENTS, headless_chromium, running_server, sign_in_page, wait_until_judged
 from serve_http import Browser, basic
 
 from judge.serve.roster import TEACHER_SECRET_FILE
@@ -40,6 +41,7 @@ def _overflow(page: object) -> int:
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"))
 
 
+@pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite
 def test_no_page_is_wider_than_a_phone_and_each_message_sits_under_its_test(tmp_path: Path) -> None:
     folder = Path(os.environ.get("JUDGE_SCREENSHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
