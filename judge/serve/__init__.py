@@ -35,6 +35,10 @@
                       fields, the one CSRF check
     api.py            the JSON API (the pages' scripts use it too)
     pages.py          the HTML pages (Jinja2 templates/, static/ holds the one script and the style sheet)
+    page_base.py      what every page shares: the template environment, rendering, cookies, the signed-in and
+                      teacher-only wrappers
+    desk_pages.py     the rejudge reports' and the questions' pages (a mixin of pages.py's Pages)
+    counterexample_pages.py  the counterexample button, switch and log (a mixin of Pages)
     http_bounds.py    what one client can make the server hold: body sizes and time, header time, open connections
     app.py            the Starlette application: routes, security headers, bounded bodies
     server.py         one command: lock the data folder, start the judging process, serve HTTP(S) with uvicorn

@@ -14,148 +14,40 @@ login cookie's); every POST checks it (forms.py's `csrf_holds`, the API's check 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import Any
-from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from judge.course.assignments import ASSIGNMENTS_FILE
 from judge.course.extensions import extension_of
-from judge.course.late_policy import hard_deadline, policy_words
 from judge.course.state import AssignmentState, state_of, states
-from judge.course.times import iso_time, shown_time
 from judge.errors import JudgeError
 from judge.output_folder import FolderUnwritable
-from judge.problems.model import Problem
-from judge.reporters.html import environment
-from judge.serve.auth import CSRF_FIELD, LOGIN_COOKIE, SESSION_COOKIE, Caller, new_csrf_token
-from judge.serve.clarifications import MAX_QUESTION, ClarificationDesk, visible
-from judge.serve.contest import countdown, input_time, with_form
-from judge.serve.counterexamples import (
-    PER_HOUR,
-    ask,
-    enabled_problems,
-    searchable,
-    shown,
-    stored_setting,
-    why_not_offered,
-)
+from judge.serve.auth import CSRF_FIELD, SESSION_COOKIE, Caller
+from judge.serve.clarifications import MAX_QUESTION, visible
+from judge.serve.contest import with_form
+from judge.serve.counterexample_pages import CounterexamplePages
+from judge.serve.desk_pages import DeskPages
 from judge.serve.drafts import Draft
 from judge.serve.exports import EXPORT_FILES, ExportCourse, export
-from judge.serve.feedback import language_name, submission_document
-from judge.serve.forms import bounded_form, csrf_holds, csrf_token, largest_source, read_submission_form
-from judge.serve.rejudges import changes_seen_by, latest_report, reason_given, report, report_csv
+from judge.serve.feedback import submission_document
+from judge.serve.forms import csrf_holds, largest_source, read_submission_form
+from judge.serve.rejudges import changes_seen_by, latest_report, reason_given
 from judge.serve.service import HttpRefusal, ServeContext, language_choices
-from judge.serve.statement import StatementPage, statement_image, statement_page
+from judge.serve.statement import statement_image
 from judge.serve.store import Filters, StoredSubmission
 from judge.verdicts import Verdict
 
-TEMPLATES = Path(__file__).parent / "templates"
 MAX_ANNOUNCEMENT = 2000
 NOT_RUN_AFTER = (Verdict.CE,)
 """A verdict whose result has no tests at all: nothing to call "not run"."""
-Page = Callable[[Request, ServeContext, Caller], Awaitable[Response]]
 
 
-class Pages:
-    """The page routes over one `ServeContext` and one template environment."""
-
-    def __init__(self, context: ServeContext) -> None:
-        self.context = context
-        self.env = environment(TEMPLATES)  # the judge's one HTML engine, with serve's filter of a moment's time
-        self.env.filters["when"] = lambda moment: shown_time(moment) if moment else ""
-        self.env.filters["iso"] = iso_time
-        self.env.filters["countdown"] = countdown
-        self.env.filters["input_time"] = input_time
-        self.env.filters["language_name"] = language_name
-        self.env.filters["late_words"] = policy_words
-        self.env.filters["closes"] = lambda assignment: hard_deadline(assignment.due, assignment.late)
-        self._statements: dict[str, tuple[Problem, StatementPage]] = {}
-        self.desk = ClarificationDesk(context.store)  # the students' questions, and their per-minute limit
-        self.env.globals.update(self.counterexample_globals())
-
-    def statement(self, problem: Problem) -> StatementPage:
-        """The problem's page, rendered once for each time the problems are read (`reload_problems`)."""
-        cached = self._statements.get(problem.id)
-        if cached is None or cached[0] is not problem:
-            cached = self._statements[problem.id] = (problem, statement_page(problem))
-        return cached[1]
-
-    def render(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
-        """The page; on a GET, with what a refused form left for it (its line, its fields as `draft`)."""
-        known = csrf_token(request, self.context)
-        token = known or new_csrf_token()
-        caller = values.pop("caller", None)
-        draft = self.context.drafts.take(known, request.url.path) if request.method == "GET" else None
-        if draft is not None:
-            values["message"] = values.get("message") or draft.message
-        html = self.env.get_template(template).render(
-            csrf=token,
-            caller=caller,
-            announcements=self.context.store.announcements(),
-            contest=self.context.settings(),
-            now=time.time(),
-            draft=draft.fields if draft is not None else {},
-            **values,
-        )
-        response = HTMLResponse(html, status_code=status)
-        if token != known:
-            self.set_cookie(response, request, LOGIN_COOKIE, token)
-        return response
-
-    def set_cookie(self, response: Response, request: Request, name: str, value: str, *, keep: bool = True) -> None:
-        """HttpOnly, SameSite=Strict, and Secure when the browser reached us over HTTPS (directly, or through a
-        --trusted-proxy that says so); `keep=False` deletes it."""
-        response.set_cookie(
-            name,
-            value,
-            max_age=int(self.context.lifetimes.absolute_seconds) if keep else 0,
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-        )
-
-    def signed_in(
-        self, page: Page, *, teacher: bool = False, back: str = ""
-    ) -> Callable[[Request], Awaitable[Response]]:
-        """`page` for a signed-in caller (the teacher only, with `teacher`). A refused POST is sent back (303) to
-        `back` (else the page it was posted to) with the refusal's line: a reload never sends it again."""
-
-        async def endpoint(request: Request) -> Response:
-            caller = None
-            try:
-                caller = self.context.caller(request) if "authorization" not in request.headers else None
-                if caller is None:
-                    return RedirectResponse("/login", status_code=303)
-                if teacher and not caller.teacher:
-                    raise HttpRefusal(404, "no such page")
-                if request.method == "POST":
-                    form = await bounded_form(request, self.context)
-                    if not csrf_holds(request, self.context, form.get(CSRF_FIELD)):
-                        raise HttpRefusal(403, "this form expired (missing or wrong CSRF token); send it again")
-                return await page(request, self.context, caller)
-            except HttpRefusal as refusal:
-                if request.method == "POST" and caller is not None:
-                    return self.sent_back(request, Draft(back or request.url.path, refusal.message))
-                return self.render(request, "error.html", refusal.status, caller=caller, message=refusal.message)
-
-        return endpoint
-
-    def teacher_only(self, page: Page) -> Callable[[Request], Awaitable[Response]]:
-        """A teacher's page or form; a refused form returns to the teacher's page."""
-        return self.signed_in(page, teacher=True, back="/teacher")
-
-    def sent_back(self, request: Request, draft: Draft) -> Response:
-        """A refused form: its draft kept for the page it returns to, and the browser sent there (303)."""
-        browser = csrf_token(request, self.context)
-        if browser:
-            self.context.drafts.keep(browser, draft)
-        return RedirectResponse(draft.path, status_code=303)
+class Pages(DeskPages, CounterexamplePages):
+    """Every page route over one `ServeContext`: the students' and the teacher's pages here, the rejudge reports'
+    and questions' in desk_pages.py, the counterexamples' in counterexample_pages.py."""
 
     # signing in -----------------------------------------------------------------------------------------------
 
@@ -413,116 +305,6 @@ class Pages:
         if name not in EXPORT_FILES or not (context.export_dir / name).is_file():
             raise HttpRefusal(404, "no such export; export first")
         return FileResponse(context.export_dir / name, filename=name, content_disposition_type="attachment")
-
-    # rejudge reports and clarifications -------------------------------------------------------------------------
-
-    async def rejudge_report(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        """One rejudge's report (the teacher's page shows the latest)."""
-        found = report(context.store, request.path_params["rejudge_id"])
-        if found is None:
-            raise HttpRefusal(404, "no such rejudge")
-        return self.render(
-            request, "rejudge_page.html", caller=caller, rejudge_report=found, students=context.store.students()
-        )
-
-    async def rejudge_csv(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        found = report(context.store, request.path_params["rejudge_id"])
-        if found is None:
-            raise HttpRefusal(404, "no such rejudge")
-        names = {student.id: student.name for student in context.store.students().values()}
-        name = f"rejudge-{found.rejudge.id}.csv"
-        return Response(
-            report_csv(found, names),
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
-        )
-
-    async def ask(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        """A student's question (POST), sent back to the problem's page; a GET (a refused form's redirect) goes
-        there too, with the refusal's line."""
-        problem_id = request.path_params["problem_id"]
-        page = f"/problems/{quote(problem_id, safe='')}"
-        if request.method == "GET":
-            draft = context.drafts.take(csrf_token(request, context), request.url.path)
-            if draft is not None:
-                return self.sent_back(request, Draft(page, draft.message, draft.fields))
-            return RedirectResponse(page, status_code=303)
-        question = str((await request.form()).get("question", ""))
-        try:
-            await run_in_threadpool(self.desk.ask, caller, problem_id, set(context.problems), question)
-        except HttpRefusal as refusal:
-            kept = {"question": question[:MAX_QUESTION]}
-            return self.sent_back(request, Draft(page, refusal.message, kept))
-        return RedirectResponse(f"{page}#clarifications", status_code=303)
-
-    async def answer(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        form = await request.form()
-        self.desk.answer(request.path_params["clarification_id"], str(form.get("answer", "")), str(form.get("to")))
-        return RedirectResponse("/teacher?message=answered#clarifications", status_code=303)
-
-    # counterexamples (counterexamples.py): what their templates ask for, asking, the teacher's switch ----------
-
-    def counterexample_globals(self) -> dict[str, Any]:
-        """The functions submission_counterexample.html and teacher_counterexamples.html call."""
-        context = self.context
-
-        def of_submission(caller: Caller, row: StoredSubmission) -> dict[str, Any]:
-            latest = context.store.counterexample_of(row.id)
-            problem = context.problems.get(row.problem_id)
-            return {
-                "why_not": why_not_offered(context, caller, row),
-                "shown": shown(latest, problem, teacher=caller.teacher) if latest is not None else None,
-                "per_hour": PER_HOUR,
-            }
-
-        def problems() -> list[dict[str, Any]]:
-            enabled = enabled_problems(context.store.settings())
-            return [
-                {"id": key, "title": problem.spec.title, "searchable": searchable(problem), "enabled": key in enabled}
-                for key, problem in context.problems.items()
-            ]
-
-        def log() -> list[dict[str, Any]]:
-            return [
-                {"request": request, "shown": shown(request, context.problems.get(request.problem_id), teacher=True)}
-                for request in context.store.counterexamples()
-            ]
-
-        return {"counterexample_of": of_submission, "counterexample_problems": problems, "counterexample_log": log}
-
-    async def ask_counterexample(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        """The student's button: a request stored, or its one-line refusal, back on the submission's page."""
-        try:
-            submission_id = int(request.path_params["submission_id"])
-        except ValueError:
-            raise HttpRefusal(404, "no such submission") from None
-        page = f"/submissions/{submission_id}"
-        try:
-            await run_in_threadpool(ask, context, caller, submission_id)
-        except HttpRefusal as refusal:
-            return self.sent_back(request, Draft(page, refusal.message))
-        return RedirectResponse(page, status_code=303)
-
-    async def counterexample_settings(self, request: Request, context: ServeContext, caller: Caller) -> Response:
-        """The teacher's switch: the checked problems (those with inputs to search) offer counterexamples."""
-        form = await request.form()
-        chosen = [
-            str(key)
-            for key in form.getlist("problem")
-            if str(key) in context.problems and searchable(context.problems[str(key)])
-        ]
-        context.store.put_settings(stored_setting(chosen))
-        return RedirectResponse("/teacher?message=counterexamples+saved", status_code=303)
-
-    def counterexample_routes(self) -> list[Route]:
-        return [
-            Route(
-                "/submissions/{submission_id}/counterexample",
-                self.signed_in(self.ask_counterexample),
-                methods=["POST"],
-            ),
-            Route("/teacher/counterexamples", self.teacher_only(self.counterexample_settings), methods=["POST"]),
-        ]
 
     def routes(self) -> list[Route]:
         return [
