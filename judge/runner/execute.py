@@ -107,16 +107,19 @@ def run(
     containment: Containment,
     starter: Starter | None = None,
     kept: KeptOutputs | None = None,
+    give_way_at: float | None = None,
 ) -> RunStats:
     """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts.
     `containment` is the one the command chose (passed down, never picked here); `starter` defaults to a fork
-    of the judge; `kept`: the output files of the run before, to empty and use again (else new ones)."""
+    of the judge; `kept`: the output files of the run before, to empty and use again (else new ones);
+    `give_way_at`: the moment (time.monotonic) from which the run's processes run at a lower CPU priority, its
+    judging gone slow (containment/priority.py), None: never."""
     # The files first: emptying the output files (or making them anew) frees the earlier run's pages, so what it
     # wrote is no longer charged to a control group reused from run to run when its counters are read.
     with _RunFiles(spec, kept) as files:
         contained = containment.open(limits.memory_mib, limits.max_processes)
         try:
-            schedule = LookSchedule(limits, os.cpu_count(), memory_polled=not containment.uses_groups)
+            schedule = LookSchedule(limits, os.cpu_count(), not containment.uses_groups, give_way_at)
             stats = _run(spec, schedule, files, contained, starter or Spawner(spec.syscall_filter))
             files.reusable = contained.emptied()
             return stats
@@ -350,6 +353,8 @@ def _run(spec: RunSpec, schedule: LookSchedule, files: _RunFiles, contained: Run
     finally:
         files.child_started()
     contained.started(child.pid)
+    if schedule.give_way_at is not None and started >= schedule.give_way_at:
+        contained.give_way()  # its judging is slow already: from its first instruction on
     try:
         exited, tripped, stopped_at, waited = _watch(child, contained, schedule, begun, started)
     finally:
@@ -419,6 +424,8 @@ def _watch(
             if exited is None:
                 raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
             return exited, tripped, stopped_at, waited
+        if schedule.give_way_at is not None and sampled_at >= schedule.give_way_at:
+            contained.give_way()  # at every look from then on: a process forked since is lowered too
         cpu_seconds, look = sample.cpu_seconds, look + 1
 
 
@@ -443,11 +450,13 @@ class LookSchedule:
     than LONGEST_WAIT_SECONDS). A limit is thus seen at most one wait (5 ms) after it is reached, sooner than
     by the doubling wait, whose look could come 50 ms late. Memory that only polling sees (`memory_polled`: no
     control group caps it) can grow at any moment, and so can CPU time where the number of CPUs is unknown:
-    there the look comes no later than on the doubling wait (5, 10, 20, 40, then every 50 ms)."""
+    there the look comes no later than on the doubling wait (5, 10, 20, 40, then every 50 ms). A run whose
+    judging will go slow (`give_way_at`) is looked at then too, to give way."""
 
     limits: Limits
     cpus: int | None  # the most CPUs the tree can run on at once (every online one: a program can widen its affinity)
     memory_polled: bool
+    give_way_at: float | None = None
 
     def wait(
         self, look: int, cpu_seconds: float, sampled_at: float, started: float, now: float, waited: float = 0.0
@@ -460,6 +469,8 @@ class LookSchedule:
             bounds.append(sampled_at + (self.limits.time_seconds - cpu_seconds) / self.cpus - now)
         if self.memory_polled or self.cpus is None:
             bounds.append(SHORTEST_WAIT_SECONDS * 2 ** min(look, 4))
+        if self.give_way_at is not None and self.give_way_at > now:
+            bounds.append(self.give_way_at - now)
         return max(SHORTEST_WAIT_SECONDS, min(bounds))
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from judge.runner.containment import cgroups, run_group, waiting
+from judge.runner.containment import cgroups, priority, run_group, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 from judge.runner.limits import MIB
 
@@ -36,6 +36,10 @@ class _CgroupRun:
             if pressure is not None:
                 return pressure
         return waiting.tree_run_delay_seconds(self.group.pids())
+
+    def give_way(self) -> None:
+        priority.give_way(self.group.pids())
+        self.group.give_way()
 
     def kill(self) -> None:
         self.group.kill_all()

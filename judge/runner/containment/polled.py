@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import psutil  # imported where used: only the portable mechanism needs it
 
 from judge.errors import JudgeFailure
-from judge.runner.containment import proctree, waiting
+from judge.runner.containment import priority, proctree, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 
 
@@ -70,6 +70,10 @@ class _ProcRun(_Polled):
         if self.spawned is None:
             return None
         return waiting.tree_run_delay_seconds(self.spawned.members())
+
+    def give_way(self) -> None:
+        if self.spawned is not None:
+            priority.give_way(self.spawned.members())
 
     def kill(self) -> None:
         if self.spawned is not None:
@@ -162,6 +166,9 @@ class _PortableRun(_Polled):
 
     def waiting_seconds(self) -> float | None:
         return None  # psutil has no run delay; the judging runs a wall TLE again instead (judging/case.py)
+
+    def give_way(self) -> None:
+        priority.give_way(process.pid for process in self._tree())
 
     def kill(self) -> None:
         proctree.stop_then_kill(self._states, self._send("suspend"), self._send("kill"))

@@ -83,6 +83,9 @@ class Run(Protocol):
         """Seconds the run's tree has so far spent ready to run but waiting for a CPU (waiting.py); None where
         this mechanism cannot tell. Asked only when the run reaches its wall limit."""
 
+    def give_way(self) -> None:
+        """Lower the CPU priority of every process of the run (priority.py): its judging has gone slow."""
+
     def kill(self) -> None:
         """SIGKILL every process of the run, including ones forking meanwhile."""
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from judge.errors import JudgeFailure
 
 PEAK_FILE = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}
+GIVE_WAY_WEIGHT = 33
+"""A run group's cpu.weight once its judging has gone slow: a third of the default 100, as nice 5 is of nice 0."""
 
 
 def write_small(path: Path, value: str) -> None:
@@ -113,6 +115,15 @@ class RunGroup:
         """The join files, open for writing until the group is removed (`join_files`: a launcher is handed
         these for every run of a reused group instead of opening them each time)."""
         return tuple(self._descriptor(role, path.name, os.O_WRONLY) for role, path in self._join_paths().items())
+
+    def give_way(self) -> None:
+        """Lower the group's CPU weight against its siblings (other runs) where the cpu controller weighs groups:
+        cgroup v2 with `cpu` on (priority.py). A group is a run's own there, so it needs no raising again."""
+        if self.version == 2 and "cpu" in self.dirs:
+            try:
+                self._set("cpu", "cpu.weight", str(GIVE_WAY_WEIGHT))
+            except OSError:
+                pass  # no cpu controller here: the threads' niceness is all there is
 
     def cpu_seconds(self) -> float:
         if self.version == 2:
