@@ -28,6 +28,9 @@ class RunOptions:
     host_timing: this machine's timing conditions, read once when the command started (judge/host_timing.py);
     None: each judging reads them.
     workers: how many judgings the command runs at once on this machine (`--jobs`); None on a Dask cluster.
+    give_way_after: seconds into a judging after which its programs run at a lower CPU priority, so that fresh
+    judgings sharing the cores with it get most of them (`judge serve`'s slow lane: batch/executors/lanes.py);
+    None: never.
     """
 
     language: str | None = None
@@ -38,6 +41,7 @@ class RunOptions:
     require_containment: str | None = None
     host_timing: HostTiming | None = None
     workers: int | None = 1
+    give_way_after: float | None = None
 
     def source_limit_bytes(self, problem_kib: int) -> int:
         """The cap on a source's size in bytes: `--source-limit` when given, else the problem's `source_limit`."""

@@ -50,12 +50,12 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     language = setup.program.toolchain.language
     spec = setup.run_spec(test.input_path)
     limits = measuring.stopping_limits(setup.limits, ())
-    runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs)]
+    runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs, setup.give_way_at)]
     outputs = [spec.stdout_path]
     while measuring.wants_another_run(runs, setup.limits):
         outputs[-1] = spec.stdout_path.rename(spec.stdout_path.with_name(f"{spec.stdout_path.name}.{len(runs)}"))
         stopping = measuring.stopping_limits(setup.limits, runs)
-        runs.append(execute.run(spec, stopping, setup.containment, setup.starter, setup.outputs))
+        runs.append(execute.run(spec, stopping, setup.containment, setup.starter, setup.outputs, setup.give_way_at))
         outputs.append(spec.stdout_path)
     verdict_from = measuring.measured(runs, setup.limits)
     decides = verdict_from.decides

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ class JudgingSetup:
     test_run: RunSpec | None = None
     """Inside `tests_started`, how the program starts on a test, but for its input: the same for every test, so
     made once (its command and paths cost 0.05-0.1 ms to build)."""
+    give_way_at: float | None = None
+    """When (time.monotonic) this judging's programs start giving way to fresh ones (`RunOptions.give_way_after`,
+    counted from the start of its setup); None: never."""
 
     def run_spec(self, input_path: Path) -> RunSpec:
         """How the program starts on the test whose input is `input_path`: its run command, confined."""
@@ -87,6 +91,7 @@ def set_up(
     shows before the first test. `source` is a path, read here, or a submission's files read already (a batch
     task's, judged on a worker as they came). Bad input from the person is a `JudgeError`, raised before anything
     starts."""
+    begun = time.monotonic()
     if problem.time_limit_pending:
         where = problem.time_rule.where_to_write if problem.time_rule else "limits.time_limit in problem.yaml"
         raise SpecError(
@@ -118,7 +123,15 @@ def set_up(
             open_test_checkers(problem, programs, scratch) as test_checkers,
         ):
             setup = JudgingSetup(
-                problem, program, limits, checker, programs, containment, Spawner(sandbox.syscall_filter), test_checkers
+                problem,
+                program,
+                limits,
+                checker,
+                programs,
+                containment,
+                Spawner(sandbox.syscall_filter),
+                test_checkers,
+                give_way_at=None if options.give_way_after is None else begun + options.give_way_after,
             )
             header = SubmissionHeader(
                 problem_id=problem.id,

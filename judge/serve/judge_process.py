@@ -104,9 +104,11 @@ def judging_main(config: JudgingConfig) -> None:
     store.release_claims()
     store.release_counterexample_claims()
     problems = _Problems(config.problems_dir)
-    options = dataclasses.replace(config.options, fail_fast=True)  # BOJ's order (the module's docstring)
     searches = Searches(store, judging_process, config.problems_dir, config.options)
     with open_executor(config.executor) as executor, searches:
+        lanes = executor.lanes  # a judging gone slow gives way where spare processes let a fresh one start beside it
+        give_way_after = lanes.slow_after if lanes.spare else None
+        options = dataclasses.replace(config.options, fail_fast=True, give_way_after=give_way_after)  # BOJ's order
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
         _judge_forever(store, judging_process, problems, executor, options, searches)

@@ -5,7 +5,8 @@
   verdict is stored, it is the correct one's and the loop is still being judged);
 - the slow lane: two endless loops hold both of `-j 2`'s workers, and a third student's correct submission still
   gets its verdict before either loop's, judged in a spare process beside the loops gone slow; the loops are still
-  TLE;
+  TLE; a judging gone slow gives way (its programs run at a lower priority: runner/containment/priority.py), a
+  fresh one does not;
 - BOJ's order: a pass/fail problem's judging stops at the first test that is not accepted, and the result names the
   tests after it as not run; a scored problem runs every test.
 """
@@ -100,6 +101,27 @@ def test_two_endless_loops_on_both_workers_do_not_hold_a_fresh_submission(tmp_pa
 
         last = _until(store, "judged both loops", lambda rows: all(rows[loop].status == "done" for loop in loops))
         assert [last[loop].verdict for loop in loops] == [Verdict.TLE, Verdict.TLE]
+
+
+PATIENT = """import os, time
+while os.nice(0) < 5 and time.process_time() < 3:
+    pass
+print("gave way" if os.nice(0) >= 5 else "kept its priority")
+"""
+
+
+@pytest.mark.slow  # 5-8 s of judging: CI runs it in the slow suite
+def test_a_judging_gone_slow_gives_way_and_a_fresh_one_does_not(tmp_path: Path) -> None:
+    """Counted, not timed: the slow one spins until it sees its priority lowered (else into 3 s of CPU time)."""
+    problems = tmp_path / "problems"
+    write_problem(problems / "patience", {"1": ("", "gave way\n")}, id="patience", title="Patience", time_limit=4)
+    write_problem(problems / "fresh", {"1": ("", "0\n")}, id="fresh", title="Fresh")
+    kim, lee = STUDENTS
+    with running_server(tmp_path, "-j", "2") as server:
+        slow = _submit(server.url, kim, "patience", PATIENT)
+        fresh = _submit(server.url, lee, "fresh", "import os\nprint(os.nice(0))\n")
+        done = _until(Store(server.data), "judged both", lambda rows: all(row.status == "done" for row in rows.values()))
+    assert (done[slow].verdict, done[fresh].verdict) == (Verdict.AC, Verdict.AC), done
 
 
 @pytest.mark.slow  # 5-13 s in Chromium or of judging: CI runs it in the slow suite

@@ -5,16 +5,17 @@ With `-j 2` and two endless loops judging, a pool of two processes has nothing l
 one loop ends (up to three runs to 5.5 s of CPU each for Python), whatever the queue's order. So `judge serve`
 gives its pool `spare` more processes. A judging counts against `-j` for its first `slow_after` seconds; past that
 it is slow and stops counting: a fresh submission may start beside it, in a spare process, up to `workers + spare`
-in all. The slow one and the fresh one then share the cores, at the same priority.
+in all. The slow one and the fresh one then share the cores, and the slow one gives way: from `slow_after` into
+its judging on, its programs run at a lower CPU priority (runner/containment/priority.py), so the fresh one gets
+most of a core they share (`RunOptions.give_way_after`).
 
 Why verdicts do not change: a program's CPU time counts only while it runs, and the wall backstop leaves out the
 time it waited for a CPU (runner/containment/waiting.py); a verdict near its limit is measured again and the least
-CPU time decides (judging/measuring.py). At most twice `-j` programs share the cores, so a run waits at most about
+CPU time decides (judging/measuring.py). At most twice `-j` programs share the cores, so a fresh run waits at most about
 as long as it runs, far from runner/execute.py's WAITING_CEILING (4 x its wall limit), past which waiting counts.
 What it costs: while the cores are oversubscribed a run's CPU time reads a little higher (the caches, the SMT
-sibling), and a judging started while every core is held is not pinned (judging/pinning.py). The slow one is not
-reniced to leave the fresh one more of the core (tried at +5: no clear gain in the lab benchmark, and a loaded
-machine's other programs could then starve a slow-but-accepted run to that ceiling, a TLE).
+sibling), and a judging started while every core is held is not pinned (judging/pinning.py). A slow run given way
+waits longer in wall time: priority.py shows why that stays under the ceiling.
 """
 
 from __future__ import annotations
