@@ -24,7 +24,7 @@ PYBIN=$(dirname "$(readlink -f "$VENV/bin/python")")
 # The bombs, the escaping daemon and memory exhaustion of the hostile suite, in the modes that use a control group
 # (the -proc modes are the fallback, the same on v1 and v2 and run by the default suite).
 BOMBS="(fork_bomb or thread_bomb or daemon or memory_huge) and not proc"
-ROOT_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_warm_box.py tests/runner/test_hostile.py -k 'layouts or warm_box or ($BOMBS)'"}
+ROOT_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_warm_box.py tests/runner/test_hostile.py tests/runner/test_give_way.py -k 'layouts or warm_box or give_way or ($BOMBS)'"}
 USER_SUITES=${LANE_USER_SUITES:-"-m 'not slow' tests/runner/test_hostile.py -k '$BOMBS'"}
 # Without systemd, only what differs there: the layouts that share a group, and the bombs and memory as root.
 NO_SYSTEMD_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_hostile.py -k 'sharing or systemd or ((fork_bomb or memory_huge) and not proc)'"}

@@ -19,12 +19,14 @@ from judge.runner import execute
 from judge.runner.containment import priority
 from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.containment.priority import GIVE_WAY_NICENESS
+from judge.runner.containment.run_group import GIVE_WAY_WEIGHT
 from judge.runner.limits import Limits
 
 AUTOGROUPS = Path("/proc/self/autogroup").exists()
 LIMITS = Limits(time_seconds=4.0, wall_seconds=12.0, memory_mib=256, output_mib=1)
 # Spins until its own niceness and its session's autogroup's (where there are autogroups) are lowered, in a second
-# thread as well as the first; then prints both, as the threads see them.
+# thread as well as the first; then prints both, as the threads see them, and its cgroup v2 group's cpu.weight
+# ("none" without one: cgroup v1, no cpu controller, or no group).
 UNTIL_LOWERED = f"""import os, threading, time
 def lowered():
     if os.nice(0) < {GIVE_WAY_NICENESS}:
@@ -42,7 +44,14 @@ thread = threading.Thread(target=spin)
 thread.start()
 spin()
 thread.join()
-print(sorted(seen), lowered())
+def weight():
+    try:
+        lines = open("/proc/self/cgroup").read().splitlines()
+        group = next(line[3:] for line in lines if line.startswith("0::"))
+        return open(f"/sys/fs/cgroup{{group}}/cpu.weight").read().strip()
+    except (OSError, StopIteration):
+        return "none"
+print(sorted(seen), lowered(), weight())
 """
 
 
@@ -122,9 +131,13 @@ def run(tmp_path: Path, containment: str, give_way_at: float | None) -> tuple[ex
 def test_a_run_gives_way_from_its_moment_on(tmp_path, containment, after):
     stats, output = run(tmp_path, containment, time.monotonic() + after)
     assert (stats.tripped, stats.exit_code) == (None, 0), stats
-    assert output == f"[{GIVE_WAY_NICENESS}, {GIVE_WAY_NICENESS}] True\n"
+    seen, weight = output.rsplit(" ", 1)
+    assert seen == f"[{GIVE_WAY_NICENESS}, {GIVE_WAY_NICENESS}] True"
+    if containment == "cgroup":  # a group of its own: lowered where it has a weight (v2, the cpu controller on)
+        assert weight.strip() in ("none", str(GIVE_WAY_WEIGHT)), output
 
 
 def test_a_run_with_no_moment_keeps_its_priority(tmp_path):
     stats, output = run(tmp_path, available_containments()[0], None)
-    assert stats.tripped is None and output == f"[{os.nice(0)}, {os.nice(0)}] False\n", (stats, output)
+    assert stats.tripped is None and output.startswith(f"[{os.nice(0)}, {os.nice(0)}] False "), (stats, output)
+    assert output.split()[-1] != str(GIVE_WAY_WEIGHT), output
