@@ -14,7 +14,8 @@ The scheduler weighs a thread against others at three levels, and each needs its
   no run has);
 - its session's autogroup (kernel.sched_autogroup_enabled, on by default), against other sessions: each run
   leads a session of its own, so the runs of two judgings compete as autogroups, whose niceness is the
-  /proc/<pid>/autogroup file's. The judge's own autogroup is never lowered;
+  /proc/<pid>/autogroup file's. The judge's own autogroup is never lowered. A program may set its own back to 0
+  (never lower: that needs CAP_SYS_NICE); the next look lowers it again;
 - its control group, where the cpu controller is on (cgroup v2): `RunGroup.give_way` lowers its cpu.weight.
 Where /proc is missing (macOS), each process is lowered as a whole.
 """
