@@ -332,11 +332,11 @@ def bwrap_problem() -> str | None:
 def _probe(argv: list[str]) -> tuple[int, bytes]:
     """Run bwrap's probe to its end; its exit code and stderr. Nothing of it outlives this call.
 
-    bwrap's first child (the box's PID 1) waits on an eventfd until bwrap's monitor has set the box up, with
-    nothing yet to end it with the monitor: a monitor killed in between (by the timeout, or by a worker's cleanup
-    that took it for a leaf just before it forked) left that child blocked forever, an orphan of init. So the
-    probe gets a session of its own, and its whole group is killed however the monitor ended: once reaped, the
-    monitor's pid stays the group's id, never reused, while a member of the group lives."""
+    bwrap's first child (the box's PID 1) blocks on an eventfd until bwrap's monitor, its parent, says go on,
+    and nothing yet ends it with the monitor: a monitor killed in between (by the timeout, or by a worker's
+    cleanup that took it for a leaf just before it forked) left that child blocked forever, an orphan of init.
+    So the probe gets a session of its own, and its whole group is killed however the monitor ended: once reaped,
+    the monitor's pid stays the group's id, never reused, while a member of the group lives."""
     with tempfile.TemporaryFile() as stderr:  # not a pipe: an orphan holding it would keep its reader waiting
         process = start_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
         try:
