@@ -25,6 +25,8 @@ from typing import Protocol
 
 from judge.errors import SandboxUnavailable
 from judge.options import SandboxChoice
+from judge.runner.containment.protocol import kill_process_group
+from judge.runner.start import start_process
 from judge.runner.syscall_filter import LoadableFilter, compile_filter
 
 BOX = Path("/box")
@@ -33,6 +35,8 @@ BOX_UID = 60000
 PROGRAM = Path("/program")
 LAUNCHER_CODE = Path("/launcher/judge")
 SCRATCH_BYTES = 64 * 1024 * 1024
+# How long bwrap_problem's probe (bwrap running /bin/true, a few ms) may take before bwrap counts as broken.
+PROBE_SECONDS = 10
 # Read-only from the host: the system's programs and libraries, and the few files of /etc that runtimes read.
 SYSTEM_MOUNTS = (
     "/usr",
@@ -315,15 +319,33 @@ def bwrap_problem() -> str | None:
     box = _bubblewrap()
     if isinstance(box, str):
         return box
-    probe = box.wrap(["/bin/true"], Mounts(program_dir=Path("/usr/bin")))
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=10)
+        returncode, stderr = _probe(box.wrap(["/bin/true"], Mounts(program_dir=Path("/usr/bin"))))
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bwrap failed to start: {error}"
-    if done.returncode != 0:
-        reason = done.stderr.decode(errors="replace").strip().splitlines()
-        return f"bwrap cannot create namespaces here: {reason[-1] if reason else done.returncode}"
+    if returncode != 0:
+        reason = stderr.decode(errors="replace").strip().splitlines()
+        return f"bwrap cannot create namespaces here: {reason[-1] if reason else returncode}"
     return None
+
+
+def _probe(argv: list[str]) -> tuple[int, bytes]:
+    """Run bwrap's probe to its end; its exit code and stderr. Nothing of it outlives this call.
+
+    bwrap's first child (the box's PID 1) blocks on an eventfd until bwrap's monitor, its parent, says go on,
+    and nothing yet ends it with the monitor: a monitor killed in between (by the timeout, or by a worker's
+    cleanup that took it for a leaf just before it forked) left that child blocked forever, an orphan of init.
+    So the probe gets a session of its own, and its whole group is killed however the monitor ended: once reaped,
+    the monitor's pid stays the group's id, never reused, while a member of the group lives."""
+    with tempfile.TemporaryFile() as stderr:  # not a pipe: an orphan holding it would keep its reader waiting
+        process = start_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            returncode = process.wait(timeout=PROBE_SECONDS)
+        finally:
+            kill_process_group(process.pid)
+            process.wait()
+        stderr.seek(0)
+        return returncode, stderr.read()
 
 
 def sandbox_gaps() -> list[str]:

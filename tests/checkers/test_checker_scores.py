@@ -135,6 +135,7 @@ def test_2023_samples_ignore_the_validators_score(tmp_path: Path) -> None:
     assert scoring.grade({"sample/1": AC, "secret/1": AC}, {"sample/1": 5.0, "secret/1": 3.0})[1] == 3.0
 
 
+@pytest.mark.slow  # 5.2 s; score.txt to a test's score is tested above, the three views in test_scoring.py
 def test_run_verify_and_grade_show_the_score_from_score_txt(tmp_path: Path) -> None:
     partial = NEARBY / "submissions" / "partially_accepted" / "plus_one.py"
     done = judge_cli("run", "--sandbox", "none", str(NEARBY), str(partial))

@@ -167,6 +167,7 @@ def _first_run_holding_the_lock(tmp_path: Path, started: list) -> tuple[Path, Pa
     return problems, root, out, first
 
 
+@pytest.mark.slow  # 7.8 s; the Dask test below is refused by the same lock, and every rerun test sees it end
 def test_a_second_run_on_the_same_out_is_refused_with_one_line_while_the_first_runs(
         tmp_path: Path, started: list, capsys) -> None:
     problems, root, out, first = _first_run_holding_the_lock(tmp_path, started)
@@ -190,6 +191,7 @@ def _stored_so_far(out: Path) -> dict:
         return {}
 
 
+@pytest.mark.slow  # 5.2 s; test_grade_cli's SIGKILL test reruns on the killed run's folder and checks more
 def test_a_killed_run_frees_the_folder(tmp_path: Path, started: list) -> None:
     problems, root, out, first = _first_run_holding_the_lock(tmp_path, started)
 

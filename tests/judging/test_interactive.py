@@ -27,7 +27,8 @@ def test_an_interactive_package_loads() -> None:
     assert [test.name for test in problem.tests] == ["secret/1", "secret/500", "secret/777", "secret/1000"]
 
 
-@pytest.mark.parametrize("sandbox", ["none", "auto"])
+# without a sandbox is slow (4.1 s): every _judge test below judges interactive submissions that way
+@pytest.mark.parametrize("sandbox", [pytest.param("none", marks=pytest.mark.slow), "auto"])
 def test_every_reference_submission_gets_its_verdict(sandbox: str) -> None:
     done = judge_cli("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(HIGHLOW))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -293,6 +293,7 @@ def test_output_beyond_the_limit_meets_tle_from_2023_on_and_rte_always(tmp_path:
     assert (Verdict.OLE in tle.verdicts, Verdict.OLE in rte.verdicts) == (meets_tle, True)
 
 
+@pytest.mark.slow  # 7.5 s; the unused-keys test's verify of the same package exits 0, the rule is tested above
 def test_an_endless_flood_in_time_limit_exceeded_verifies() -> None:
     done = judge_cli("verify", str(TALLY))
     row = next(line for line in done.stdout.splitlines() if "flood.cpp" in line)

@@ -154,6 +154,7 @@ def test_an_empty_legacy_problem_yaml_is_a_package(tmp_path: Path) -> None:
     assert problem.id == "pkg" and problem.spec.title == "pkg" and problem.spec.memory_limit == 2048
 
 
+@pytest.mark.slow  # 12.0 s; the load, expectation, run and derived-limit tests here and verify's own cover it
 def test_verify_gives_every_reference_submission_its_expected_verdict() -> None:
     done = judge("verify", "--sandbox", "none", "--format", "json", "-j", "2", str(HALVE), str(SHOUT))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -181,7 +182,9 @@ def test_run_on_a_package_without_a_limit_says_how_to_get_one() -> None:
 
 
 @pytest.mark.parametrize(("spec", "multiplier_key", "where"), [
-    ("name: Echo\nlimits: {time_multiplier: 3}\n", "limits.time_multiplier", "write it in .timelimit"),
+    # slow (10.4 s): the 2023 one below goes the same way; a legacy package's rule and advice are tested above
+    pytest.param("name: Echo\nlimits: {time_multiplier: 3}\n", "limits.time_multiplier", "write it in .timelimit",
+                 marks=pytest.mark.slow),
     ("problem_format_version: 2023-07\nname: Echo\nlimits: {time_multipliers: {ac_to_time_limit: 3}, "
      "time_resolution: 0.5}\n", "limits.time_multipliers.ac_to_time_limit", "write it in limits.time_limit"),
 ])

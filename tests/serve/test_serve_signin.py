@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
+import pytest
 from argon2 import PasswordHasher
 
 from conftest import assert_usage_error, judge_cli
@@ -47,6 +48,7 @@ def test_a_strangers_wrong_passwords_for_teacher_leave_the_teacher_free_elsewher
         assert _attempts(server.url, OWNER, [("teacher", secret)]) == [200]
 
 
+@pytest.mark.slow  # 16.5 s; test_serve_api's failures-for-other-ids test and the real addresses below cover it
 def test_a_hundred_failures_from_one_address_refuse_no_other_student_behind_it(tmp_path: Path) -> None:
     """A lab behind one NAT: someone in it fails for many ids (and locks kim's pair), the others still sign in."""
     wrong = [(f"nobody{n}", "guess") for n in range(ALLOWED * 10)] + [(KIM[0], f"guess{n}") for n in range(ALLOWED)]
