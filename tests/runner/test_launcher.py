@@ -16,6 +16,7 @@ import pytest
 
 from judge.errors import JudgeFailure
 from judge.runner import starter_choice
+from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.containment.protocol import Contained, Guards
 from judge.runner.launcher import client, server
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
@@ -173,6 +174,54 @@ def test_in_a_box_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch:
         assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
     assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
     os.close(reader)
+    assert (tmp_path / "out").read_text() == "said\n"
+
+
+def receipts(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """Every message the judge receives from a launcher from now on, in order."""
+    received: list[dict] = []
+    original = server.receive
+
+    def receive(sock: socket.socket) -> tuple[dict, list[int]]:
+        message, descriptors = original(sock)
+        received.append(message)
+        return message, descriptors
+
+    monkeypatch.setattr(client.server, "receive", receive)
+    return received
+
+
+@pytest.mark.skipif("cgroup" not in available_containments(), reason="needs a control group")
+def test_in_a_control_group_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a box too, a run in a control group needs no pid (the group holds and kills the whole run): one
+    message each way, one wake-up of the judge per test. A run that cannot start is still told at once."""
+    containment = choose_containment("cgroup")
+    home, run = containment.home(), containment.open(256, 8)
+    assert home is not None
+    reader, writer = os.pipe()
+    try:
+        with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None,
+                      home.contained.join_files) as launcher, open(tmp_path / "out", "wb") as out:
+            assert launcher.starter_rss > 0  # its answer to `setup`, awaited
+            received = receipts(monkeypatch)
+            files = Files(reader, out.fileno(), out.fileno())
+            started = launcher.start(["/bin/cat"], tmp_path, {"PATH": "/usr/bin:/bin"}, files, run.contained, LIMITS)
+            assert started.pid is None
+            assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
+            os.write(writer, b"said\n")
+            os.close(writer)
+            exited = started.wait(10)
+            assert exited is not None and exited.status == 0
+            assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
+            assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
+            missing = launcher.start(["/no/such/program"], tmp_path, {}, files, run.contained, LIMITS)
+            with pytest.raises(JudgeFailure, match="could not start /no/such/program"):
+                missing.wait(10)
+    finally:
+        os.close(reader)
+        run.kill()
+        run.close()
+        home.close()
     assert (tmp_path / "out").read_text() == "said\n"
 
 

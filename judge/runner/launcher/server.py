@@ -10,11 +10,12 @@ message with its open files attached:
   (about 1 ms less than a fork of a Python process).
 - `run`: argv, cwd, env, with stdin, stdout, stderr and the control group's join files attached. The launcher
   writes "0" to each join file (it moves into the test's group), starts the program there, moves back to its own
-  group (its home join files, sent with `setup`), answers `{"pid"}` (not in a box, whose pids are not the
-  judge's: there the judge has no use for it, and one message less is one wake-up of the judge less per test),
-  and when the program ends answers with its wait status, rusage and when it started it (`time.monotonic`: a
-  request may wait for the box's reset after the test before, which is no one's wall time). A request it
-  cannot start is answered at once, with `error` or `unusable`. A child could instead join the group itself
+  group (its home join files, sent with `setup`), answers `{"pid"}` only where that is how the judge follows
+  the run: not in a box, whose pids are not the judge's, and not in a control group, which holds and kills the
+  whole run (one message less is one wake-up of the judge less per test). When the program ends it answers with
+  its wait status, rusage and when it started it (`time.monotonic`: a request may wait for the box's reset
+  after the test before, which is no one's wall time). A request it cannot start is answered at once, with
+  `error` or `unusable`. A child could instead join the group itself
   between fork and exec, but a fork of this Python process costs about 1 ms more than vfork, and its
   copy-on-write faults after joining were charged to the test (1 ms of CPU time on a trivial C program,
   measured); in the group the launcher itself is only the vfork, and briefly counts as one of the group's
@@ -148,7 +149,7 @@ class Launcher:
         finally:
             for descriptor in fds:
                 os.close(descriptor)
-        if self.run_uid is None:
+        if self.run_uid is None and not join:  # the judge follows the run by its pid (see above)
             send(self.sock, {"pid": pid})
         if self.scratch:
             # The next test's namespaces, while this one runs in its own: 0.3 ms less between two tests.
