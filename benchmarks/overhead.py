@@ -22,12 +22,17 @@ two figures that other jobs on the machine disturb far less than wall time (targ
   is the bare loop's children's CPU per test; split into this process's and the rest (launcher, box);
 - wake-ups per test: voluntary context switches of this process and of everything it started (each one a
   sleep that a wake-up ends), against the bare loop's, whose program and waiting parent make about two.
+The first is split in two, to tell the judge's own work from a program that runs slower in the judge than in
+the bare loop: the program's CPU as the judge charged it (every `execute.run`'s `RunStats.cpu_seconds`, the
+control group's count where there is one, recorded by wrapping `execute.run` for the judging) against the bare
+loop's program CPU, and everything else the judge's processes spent.
 
 "Per test" for the judge is the issue's definition, (T(N) - T(1)) / (N - 1): the fixed cost of one submission
 (checker, compile, launcher and box start) is left out, and printed separately as T(1). The whole judging
 divided by N is printed as well. Each figure pairs the judge with the bare loop of the same repeat (a shared
-machine drifts by milliseconds per test between repeats); medians over the repeats, and the best repeat. Nothing here asserts a time;
-the load average is printed with the figures, since other jobs on a shared machine show up in them.
+machine drifts by milliseconds per test between repeats); medians over the repeats, and the best repeat.
+Nothing here asserts a time; the load average is printed with the figures, since other jobs on a shared machine
+show up in them.
 `--profile` prints a cProfile of one Python judging (first containment, `--profile-sandbox`) instead.
 """
 
@@ -43,18 +48,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.judging.results import SubmissionResult
 from judge.judging.limit_policy import effective_limits
+from judge.judging.results import SubmissionResult
 from judge.judging.submission import judge_submission
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions
 from judge.problems.folder import load_problem
 from judge.problems.model import Problem
+from judge.runner import execute
 from judge.runner.containment.choice import available_containments
 from judge.runner.sandbox import bwrap_problem
 from judge.verdicts import Verdict
@@ -166,6 +173,29 @@ def time_bare(problem: Problem, workload: Workload) -> dict[str, float]:
     return Usage.now().since(before)
 
 
+@dataclass
+class ChargedCpu:
+    """The CPU seconds the judge charged to the programs it ran (`RunStats.cpu_seconds` of every `execute.run`)
+    while `recording`: the program's own CPU inside the judge, which the bare loop's children CPU is compared with."""
+
+    seconds: float = 0.0
+
+    @contextmanager
+    def recording(self) -> Iterator[None]:
+        real = execute.run
+
+        def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+            stats = real(*args, **kwargs)
+            self.seconds += stats.cpu_seconds
+            return stats
+
+        execute.run = recorded  # type: ignore[assignment]  # every caller calls it through the module
+        try:
+            yield
+        finally:
+            execute.run = real  # type: ignore[assignment]
+
+
 FAILURES: list[str] = []
 """Judgings that were not AC (a judge bug, not a timing): listed at the end; the judging is timed again."""
 
@@ -175,10 +205,13 @@ def time_judge(problem: Problem, workload: Workload,
     """One whole judging (in process, as `judge run` does after its imports): its figures (`Usage.since`: every
     process it started is reaped by its end) and its result. A judging that is not AC is recorded in FAILURES
     and done again (twice in a row ends the benchmark)."""
-    for attempt in range(2):
+    for _ in range(2):
+        charged = ChargedCpu()
         before = Usage.now()
-        result = judge_submission(problem, workload.source, options)
+        with charged.recording():
+            result = judge_submission(problem, workload.source, options)
         figures = Usage.now().since(before)
+        figures[" program"] = charged.seconds
         if result.verdict is Verdict.AC:
             return figures, result
         wrong = [f"test {case.name}: {case.verdict.short} {case.message}" for case in result.cases
@@ -212,7 +245,7 @@ def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], con
 def per_test(samples: Samples, key: str, big: int) -> dict[str, list[float]]:
     """Per repeat, ms per test of the judge ("marginal": (T(N) - T(1)) / (N - 1); "whole": T(N) / N) and T(1)."""
     many, one = samples.times[f"{key} {big}"], samples.times[f"{key} 1"]
-    return {"marginal": [(n - o) / (big - 1) * 1000 for n, o in zip(many, one)],
+    return {"marginal": [(n - o) / (big - 1) * 1000 for n, o in zip(many, one, strict=True)],
             "whole": [n / big * 1000 for n in many], "fixed": [o * 1000 for o in one]}
 
 
@@ -234,7 +267,7 @@ def report(samples: Samples, containments: Sequence[str], sandboxes: Sequence[st
             bare_own = [seconds / big * 1000 for seconds in samples.times[f"{containment} {language} bare own"]]
             for sandbox in sandboxes:
                 judged = per_test(samples, f"{containment} {language} {sandbox}", big)
-                pairs = list(zip(judged["marginal"], bare))
+                pairs = list(zip(judged["marginal"], bare, strict=True))
                 ratios = [judge / bare_ms for judge, bare_ms in pairs]
                 extras = [judge - bare_ms for judge, bare_ms in pairs]
                 ratio = f"judge/bare {statistics.median(ratios):.3f} (best {min(ratios):.3f})"
@@ -267,6 +300,8 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
 
     own, children, program = marginal(" own"), marginal(" children"), bare(" children")
     whole = [mine + theirs - ran for mine, theirs, ran in zip(own, children, program, strict=True)]
+    charged = marginal(" program")
+    slower = [inside - ran for inside, ran in zip(charged, program, strict=True)]
     helpers = [theirs - ran for theirs, ran in zip(children, program, strict=True)]
     # Switches are counts, not seconds: per_test's ms are thousandths of a switch.
     wake_ups = [value / 1000 for value in marginal(" switches")]
@@ -280,6 +315,10 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
                  f"{verdict(statistics.median(wake_ups), WAKE_UPS_TARGET)}")
     print(f"    {cpu_line}: this process {statistics.median(own):.2f}, its launcher and box "
           f"{statistics.median(helpers):.2f} (their CPU less the program's {statistics.median(program):.2f})")
+    print(f"    {key} {sandbox}: of which the program, as the judge charged it: {statistics.median(charged):.2f} "
+          f"ms/test against {statistics.median(program):.2f} bare ({statistics.median(slower):+.2f}, spread "
+          f"{min(slower):+.2f} to {max(slower):+.2f}), and the judge's processes outside it "
+          f"{statistics.median(whole) - statistics.median(slower):.2f}")
     print(f"    {wake_line}: this process {statistics.median(judge_wake_ups):.2f}")
     return [cpu_line, wake_line]
 

@@ -127,7 +127,7 @@ class ProgramChecker:
         for name, data in (("input", input), ("answer", answer), ("output", output)):
             (case / name).write_bytes(data)
         team_output = program.scratch / "checker-team.out"
-        team_output.unlink(missing_ok=True)  # a new file, not an overwritten one: see execute._new_file
+        team_output.unlink(missing_ok=True)  # a new file, not an overwritten one: see runner/run_files._new_file
         team_output.write_bytes(output)
         inside = program.sandbox.program_path(case, program.mounts)
         if self._protocol == PACKAGE:
@@ -162,7 +162,7 @@ class ProgramChecker:
         with open(descriptor, "rb") as source:
             if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
                 raise JudgeFailure(f"{self._label}: its {NEXT_PASS_FILE} is not a regular file")
-            target.unlink(missing_ok=True)  # a new file, not an overwritten one: see execute._new_file
+            target.unlink(missing_ok=True)  # a new file, not an overwritten one: see runner/run_files._new_file
             with open(target, "xb") as copy:
                 shutil.copyfileobj(source, copy)
         path.unlink()

@@ -78,7 +78,8 @@ class RunLimits:
 
 
 class Started(Protocol):
-    """A started run: its pid as the judge sees it (None inside a box's PID namespace), and how it ended."""
+    """A started run: its pid as the judge sees it (None where the judge is not told it: inside a box's PID
+    namespace, or started by a launcher into a control group, which holds the run), and how it ended."""
 
     @property
     def pid(self) -> int | None: ...

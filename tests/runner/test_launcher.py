@@ -4,6 +4,7 @@ used is not waited for."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -16,6 +17,7 @@ import pytest
 
 from judge.errors import JudgeFailure
 from judge.runner import starter_choice
+from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.containment.protocol import Contained, Guards
 from judge.runner.launcher import client, server
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
@@ -174,6 +176,95 @@ def test_in_a_box_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch:
     assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
     os.close(reader)
     assert (tmp_path / "out").read_text() == "said\n"
+
+
+def receipts(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """Every message the judge receives from a launcher from now on, in order."""
+    received: list[dict] = []
+    original = server.receive
+
+    def receive(sock: socket.socket) -> tuple[dict, list[int]]:
+        message, descriptors = original(sock)
+        received.append(message)
+        return message, descriptors
+
+    monkeypatch.setattr(client.server, "receive", receive)
+    return received
+
+
+@pytest.mark.skipif("cgroup" not in available_containments(), reason="needs a control group")
+def test_in_a_control_group_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside a box too, a run in a control group needs no pid (the group holds and kills the whole run): one
+    message each way, one wake-up of the judge per test. A run that cannot start is still told at once."""
+    containment = choose_containment("cgroup")
+    home, run = containment.home(), containment.open(256, 8)
+    assert home is not None
+    reader, writer = os.pipe()
+    try:
+        with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None,
+                      home.contained.join_files) as launcher, open(tmp_path / "out", "wb") as out:
+            assert launcher.starter_rss > 0  # its answer to `setup`, awaited
+            received = receipts(monkeypatch)
+            files = Files(reader, out.fileno(), out.fileno())
+            started = launcher.start(["/bin/cat"], tmp_path, {"PATH": "/usr/bin:/bin"}, files, run.contained, LIMITS)
+            assert started.pid is None
+            assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
+            os.write(writer, b"said\n")
+            os.close(writer)
+            exited = started.wait(10)
+            assert exited is not None and exited.status == 0
+            assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
+            assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
+            missing = launcher.start(["/no/such/program"], tmp_path, {}, files, run.contained, LIMITS)
+            with pytest.raises(JudgeFailure, match="could not start /no/such/program"):
+                missing.wait(10)
+    finally:
+        os.close(reader)
+        run.kill()
+        run.close()
+        home.close()
+    assert (tmp_path / "out").read_text() == "said\n"
+
+
+@pytest.mark.skipif("cgroup" not in available_containments(), reason="needs a control group")
+def test_the_launchers_work_before_a_run_is_not_counted_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel adds a task's CPU time to the group it is in when it next counts (when it sleeps, at a tick),
+    so the launcher's work since it last did (reading the request: here one made long on purpose) must be
+    counted before it joins the run's group, whose CPU time is the submission's (server.py's
+    `_settle_cpu_time`). Counted there, it would be up to a tick's worth per run: over five runs, far more than
+    a quarter of the reading each."""
+    padding = [[number] for number in range(15000)]
+    request = json.dumps({"padding": padding})
+    started_at = time.thread_time()
+    json.loads(request)
+    reading = time.thread_time() - started_at  # about what the launcher (the same interpreter) spends reading it
+    original = server.send
+
+    def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]
+        original(sock, {**message, "padding": padding} if message.get("do") == "run" else message, fds)
+
+    monkeypatch.setattr(client.server, "send", send)
+    containment = choose_containment("cgroup")
+    home, run = containment.home(), containment.open(256, 8)
+    assert home is not None
+    runs = 5
+    reaped = 0.0
+    try:
+        with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None,
+                      home.contained.join_files) as launcher, open(os.devnull, "rb") as stdin, \
+                open(tmp_path / "out", "wb") as out:
+            for _ in range(runs):
+                started = launcher.start(["/bin/true"], tmp_path, {"PATH": "/usr/bin:/bin"},
+                                         Files(stdin.fileno(), out.fileno(), out.fileno()), run.contained, LIMITS)
+                exited = started.wait(10)
+                assert exited is not None and exited.status == 0
+                reaped += exited.cpu_seconds
+            counted = run.sample().cpu_seconds  # the group's count: the runs' CPU time as the judge reports it
+    finally:
+        run.kill()
+        run.close()
+        home.close()
+    assert counted - reaped < runs * reading / 4, (counted, reaped, reading)
 
 
 @pytest.mark.skipif(bwrap_problem() is not None, reason="a warm box needs bwrap")

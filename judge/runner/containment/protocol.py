@@ -74,8 +74,9 @@ class Run(Protocol):
     contained: Contained
 
     def started(self, pid: int | None) -> None:
-        """The run's first process exists: its pid as the judge sees it, None in a box's own PID namespace
-        (only a control group can follow a run there)."""
+        """The run's first process exists: its pid as the judge sees it, None where the judge is not told it (in
+        a box's own PID namespace, or from a launcher into a control group: only a group can follow a run
+        there)."""
 
     def sample(self) -> Sample: ...
 

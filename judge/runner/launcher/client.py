@@ -49,8 +49,9 @@ class _Request:
 
 @dataclass
 class _Launched:
-    """A run started by the launcher: it reports the exit on the socket. In a box, where a start is not answered,
-    an answer before the exit says the run did not start (`Launcher.not_started`)."""
+    """A run started by the launcher: it reports the exit on the socket. Where a start is not answered (in a box,
+    in a control group: `Launcher.answers_pid`), an answer before the exit says the run did not start
+    (`Launcher.not_started`)."""
 
     pid: int | None
     launcher: Launcher
@@ -179,15 +180,16 @@ class Launcher:
         if "unusable" in answer or "gone" in answer:
             self._replace(answer)
             answer = self._ask_to_start(request)
-        if self.in_box and "sent" in answer:
+        if "sent" in answer:
             return _Launched(None, self, request)
         if "pid" not in answer:
             raise self._could_not_start(request, answer)
         return _Launched(int(answer["pid"]), self, request)
 
     def not_started(self, answer: dict, request: _Request) -> None:
-        """In a box: the launcher answered `request` before the run's end, so it did not start it. Started again
-        in a fresh box if this one could not be reset (as `start` does); else the judge's failure."""
+        """Where a start is not answered: the launcher answered `request` before the run's end, so it did not
+        start it. Started again in a fresh box if this one could not be reset (as `start` does); else the
+        judge's failure."""
         if "unusable" not in answer:
             raise self._could_not_start(request, answer)
         self._replace(answer)
@@ -215,10 +217,17 @@ class Launcher:
         why = answer.get("error") or answer.get("unusable") or answer.get("gone") or "no answer"
         return JudgeFailure(f"the launcher could not start {request.argv[0]}: {why}")
 
+    def answers_pid(self, contained: Contained) -> bool:
+        """Whether the launcher answers a start with the run's pid: only where the judge follows a run by it (not
+        in a box, whose pids are not the judge's; not in a control group, which holds the whole run), as
+        server.py decides from the same facts (its box, the join files it is sent)."""
+        return not self.in_box and not (contained.join_descriptors or contained.join_files)
+
     def _ask_to_start(self, request: _Request) -> dict:
         """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
         (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer).
-        In a box a start is not awaited (`sent`): an answer comes only if the run did not start (`_Launched`)."""
+        Where no pid is answered (`answers_pid`) a start is not awaited (`sent`): an answer comes only if the
+        run did not start (`_Launched`)."""
         self._set_up()
         files, contained = request.files, request.contained
         with ExitStack() as joins:
@@ -229,7 +238,7 @@ class Launcher:
             message = {"do": "run", "argv": request.argv, "cwd": str(request.cwd), "env": request.env}
             try:
                 server.send(self._sock, message, descriptors)
-                if self.in_box:
+                if not self.answers_pid(contained):
                     return {"sent": True}
                 if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
                     return {}
