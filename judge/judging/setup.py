@@ -33,8 +33,9 @@ from judge.programs.program import Program
 from judge.programs.runs import ProblemPrograms
 from judge.runner.containment.choice import choose_containment, describe
 from judge.runner.containment.protocol import Containment
-from judge.runner.execute import KeptOutputs, RunSpec, run_limits
+from judge.runner.execute import RunSpec, run_limits
 from judge.runner.limits import Limits
+from judge.runner.run_files import KeptOutputs
 from judge.runner.sandbox import choose_sandbox, scratch_folder
 from judge.runner.start import Spawner, Starter
 from judge.runner.starter_choice import BoxPython, test_starter
