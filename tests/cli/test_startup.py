@@ -79,3 +79,25 @@ def test_a_misspelt_command_is_matched_against_every_command_not_only_loaded_one
     done = subprocess.run([sys.executable, "-m", "judge", "simlarity"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done
     assert "No such command 'simlarity'. Did you mean 'similarity'?" in done.stderr
+
+
+COLLECTOR_AFTER_LOADING = """
+import gc, json, sys
+from judge.cli import main
+gc.disable() if sys.argv[1] == "off" else None
+before = gc.get_freeze_count()
+main(["run", "--help"])
+print(json.dumps({"frozen": gc.get_freeze_count() - before, "enabled": gc.isenabled()}))
+"""
+
+
+@pytest.mark.parametrize("collector", ["on", "off"])
+def test_a_commands_modules_are_frozen_once_loaded_and_the_collector_left_as_it_was(collector: str) -> None:
+    """`judge run`'s modules live as long as its process: once loaded they are frozen, so the cyclic collector
+    never walks them again (issue 45); the collector is left on (or off, if someone turned it off)."""
+    done = subprocess.run([sys.executable, "-c", COLLECTOR_AFTER_LOADING, collector], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout.splitlines()[-1])
+    assert answer["enabled"] is (collector == "on")
+    assert (answer["frozen"] > 10_000) is (collector == "on"), answer
