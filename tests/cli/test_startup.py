@@ -101,3 +101,24 @@ def test_a_commands_modules_are_frozen_once_loaded_and_the_collector_left_as_it_
     answer = json.loads(done.stdout.splitlines()[-1])
     assert answer["enabled"] is (collector == "on")
     assert (answer["frozen"] > 10_000) is (collector == "on"), answer
+
+
+QUIET_START = """
+import gc, json, sys
+collected = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collected.append(info["generation"]))
+import judge.__main__ as entry
+sys.argv = ["judge", "--version"]
+collected.clear()  # what importing judge/__main__.py itself cost (compiling it, where no bytecode is written)
+code = entry.console()
+print(json.dumps({"code": code, "collected": collected, "enabled": gc.isenabled()}))
+"""
+
+
+def test_the_command_line_loads_without_the_collector_running() -> None:
+    """The entry of `judge` and `python -m judge` loads click and judge/cli/ with the collector paused, then
+    freezes them (issue 45): `judge --version` runs no collection at all, and leaves the collector on."""
+    done = subprocess.run([sys.executable, "-c", QUIET_START], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout.splitlines()[-1])
+    assert answer == {"code": 0, "collected": [], "enabled": True}, answer
