@@ -30,6 +30,8 @@ NOT_FOR_A_PASSING_RUN = (
     "judge.checkers.custom", "judge.checkers.program", "judge.checkers.points", "judge.checkers.exact",
     "judge.checkers.tokens", "judge.checkers.float_tolerance", "judge.checkers.package_default",
     "judge.programs.build", "judge.problems.expectations", "judge.problems.scoring",
+    # what only a problem package brings (its time rule, its validators' arguments)
+    "judge.problems.packages.rules",
     # only an error message or a failed test's diff
     "difflib")
 """What a run of a boj-checked problem whose tests all pass never needs (issue 45)."""
@@ -122,3 +124,24 @@ def test_the_command_line_loads_without_the_collector_running() -> None:
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout.splitlines()[-1])
     assert answer == {"code": 0, "collected": [], "enabled": True}, answer
+
+
+PACKAGE_RECORDS_DEFINED = """
+import contextlib, io, json, sys
+from judge.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+names = ("TimeRule", "ValidatorArgs")
+print(json.dumps({"code": code, "defined": sorted(name for module in list(sys.modules.values())
+                                                  for name in names if name in vars(module))}))
+"""
+
+
+def test_a_folder_problem_creates_none_of_a_packages_records(tmp_path: Path) -> None:
+    """Each frozen dataclass costs `judge run` about 0.4 ms to create (Python 3.11): those only a problem package
+    brings (its time rule, its validators' arguments) are not created for a problem folder of ours (issue 45)."""
+    problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
+    done = subprocess.run([sys.executable, "-c", PACKAGE_RECORDS_DEFINED, "run", str(problem), str(program("sum.py")),
+                           "--sandbox", "none"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"code": 0, "defined": []}
