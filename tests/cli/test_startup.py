@@ -49,13 +49,14 @@ def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 
 def test_run_with_cgroups_imports_no_polled_containment(tmp_path: Path) -> None:
-    """Where the kernel's control groups contain a run, the /proc and psutil containments are never loaded."""
+    """Where the kernel's control groups contain a run, the /proc and psutil containments are never loaded, nor
+    the /proc process-tree walking they share (issue 45)."""
     if available_containments()[0] != "cgroup":
         pytest.skip("no usable cgroup here: the polled containment is the one judge run uses")
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
     answer, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
     assert answer["code"] == 0, answer["report"]
-    assert among(modules, ("judge.runner.containment.polled",)) == []
+    assert among(modules, ("judge.runner.containment.polled", "judge.runner.containment.proctree")) == []
 
 
 def test_run_help_imports_no_other_command() -> None:
