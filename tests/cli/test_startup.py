@@ -127,22 +127,23 @@ def test_the_command_line_loads_without_the_collector_running() -> None:
     assert answer == {"code": 0, "collected": [], "enabled": True}, answer
 
 
-PACKAGE_RECORDS_DEFINED = """
+RECORDS_DEFINED = """
 import contextlib, io, json, sys
 from judge.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
-names = ("TimeRule", "ValidatorArgs")
+names = ("TimeRule", "ValidatorArgs", "Judging", "ReferenceRun")
 print(json.dumps({"code": code, "defined": sorted(name for module in list(sys.modules.values())
                                                   for name in names if name in vars(module))}))
 """
 
 
-def test_a_folder_problem_creates_none_of_a_packages_records(tmp_path: Path) -> None:
+def test_judge_run_creates_no_record_only_other_commands_use(tmp_path: Path) -> None:
     """Each frozen dataclass costs `judge run` about 0.4 ms to create (Python 3.11): those only a problem package
-    brings (its time rule, its validators' arguments) are not created for a problem folder of ours (issue 45)."""
+    brings (its time rule, its validators' arguments) and those only stress and answers use (an open judging, a
+    reference run) are not created for a problem folder of ours (issue 45)."""
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
-    done = subprocess.run([sys.executable, "-c", PACKAGE_RECORDS_DEFINED, "run", str(problem), str(program("sum.py")),
+    done = subprocess.run([sys.executable, "-c", RECORDS_DEFINED, "run", str(problem), str(program("sum.py")),
                            "--sandbox", "none"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == {"code": 0, "defined": []}
