@@ -32,8 +32,8 @@ NOT_FOR_A_PASSING_RUN = (
     "judge.programs.build", "judge.problems.expectations", "judge.problems.scoring",
     # what only a problem package brings (its time rule, its validators' arguments)
     "judge.problems.packages.rules",
-    # only an error message or a failed test's diff
-    "difflib")
+    # only an error message or a failed test's diff, a runtime error's cause
+    "difflib", "judge.judging.runtime_causes")
 """What a run of a boj-checked problem whose tests all pass never needs (issue 45)."""
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problems.schema", "judge.languages.schema")
 
