@@ -15,7 +15,9 @@ Prints, per mode, the median wall time of each and the difference beside its tar
 then at most 120 ms), the spread (the least and most disturbed repeats), and the CPU time of the judge and of
 everything it waited for, which load from other users inflates far less than wall time (with bwrap, the processes
 inside the box are not all counted). Then where the time goes: the interpreter's own start, and the imports of
-`judge run` by package (`python -X importtime`, self time summed per top-level package). Last, a `targets:` block,
+`judge run` by package (`python -X importtime`, self time summed per top-level package), and the start of the
+launcher every submission starts (judge/runner/launcher/server.py: its interpreter as the judge starts it, and
+its imports), beside that interpreter's bare start: the first test waits for it. Last, a `targets:` block,
 one line per mode, as benchmarks/overhead.py ends: CI prints both on every run, as a report (never a test).
 
 The children get a private bytecode cache (PYTHONPYCACHEPREFIX in the temporary folder, after a warm-up run), so
@@ -40,7 +42,9 @@ from judge.judging.limit_policy import effective_limits
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
 from judge.problems.folder import load_problem
+from judge.runner.launcher.client import launcher_command
 from judge.runner.sandbox import bwrap_problem
+from judge.runner.starter_choice import SYSTEM_PYTHON
 
 REPO = Path(__file__).resolve().parent.parent
 TARGETS_MS = (150.0, 120.0)
@@ -105,6 +109,15 @@ def judge_argv(problem: Path, source: Path, sandbox: str) -> list[str]:
     return [sys.executable, "-m", "judge", "run", str(problem), str(source), "--sandbox", sandbox]
 
 
+def launcher_argvs(tree: Path) -> tuple[list[str], list[str]]:
+    """The launcher's interpreter importing the launcher from `tree` (what it does before it can answer), and the
+    same interpreter starting bare. Unconfined, as `--sandbox none` starts it."""
+    python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
+    interpreter = launcher_command(python, tree)[:4]  # python -I -S -c
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server"
+    return [*interpreter, code, str(tree)], [*interpreter, "pass"]
+
+
 def child_env(pycache: Path) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     return {**env, "PYTHONPYCACHEPREFIX": str(pycache)}
@@ -156,6 +169,10 @@ def main() -> None:
             runs |= {f"baseline {mode}": Command(judge_argv(problem, source, mode), tree=args.baseline.resolve())
                      for mode in modes}
         runs["python -c pass"] = Command([sys.executable, "-c", "pass"])
+        launcher, launcher_bare = launcher_argvs(REPO)
+        runs |= {"launcher": Command(launcher), "launcher's python": Command(launcher_bare)}
+        if args.baseline:
+            runs["baseline launcher"] = Command(launcher_argvs(args.baseline.resolve())[0])
         for command in runs.values():  # warm-up: bytecode cache, the judge's venv and launcher answers
             timed(command, env)
         samples: dict[str, list[Sample]] = {name: [] for name in runs}
@@ -174,7 +191,7 @@ def main() -> None:
     print(f"  {'bare run of the test':<38} {bare:7.1f} ms wall (spread {bare_low:.1f}-{bare_high:.1f}), "
           f"{bare_cpu:6.1f} ms CPU")
     outcomes = []
-    for mode in [name for name in runs if name not in ("bare", "python -c pass")]:
+    for mode in [name for name in runs if name not in ("bare", "python -c pass") and "launcher" not in name]:
         wall, low, high, cpu = summary(samples[mode])
         label = f"{'baseline: ' if mode.startswith('baseline') else ''}judge run --sandbox {mode.split()[-1]}"
         print(f"  {label:<38} {wall:7.1f} ms wall (spread {low:.1f}-{high:.1f}), "
@@ -187,6 +204,12 @@ def main() -> None:
           "itself inflates):")
     for package, milliseconds in sorted(per_package.items(), key=lambda item: -item[1])[:args.top]:
         print(f"  {package:<24} {milliseconds:7.1f} ms")
+    for name in [name for name in runs if name.endswith("launcher")]:
+        wall, _, _, cpu = summary(samples[name])
+        label = f"{'baseline: ' if name.startswith('baseline') else ''}the launcher's start (imports included)"
+        print(f"  {label:<50} {wall:6.1f} ms wall, {cpu:5.1f} ms CPU")
+    wall, _, _, cpu = summary(samples["launcher's python"])
+    print(f"  {'its interpreter, bare (python -I -S -c pass)':<50} {wall:6.1f} ms wall, {cpu:5.1f} ms CPU")
     print("targets:\n  " + "\n  ".join(outcomes))
 
 

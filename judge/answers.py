@@ -15,7 +15,7 @@ from pathlib import Path
 
 from judge.errors import SpecError, SubmissionError
 from judge.intake import visible_entries
-from judge.judging.submission import reference_runs
+from judge.judging.open_judging import reference_runs
 from judge.options import RunOptions
 from judge.problems.model import Problem
 

@@ -78,9 +78,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console_main() -> int:
-    """The `judge` console script and `python -m judge`: `main`, whose code becomes the exit status. What the
-    command leaves is frozen first, so the interpreter's exit frees it without the cycle collector walking every
-    object again: about 10 ms of `judge run`'s start-up. Tests call `main`, whose process goes on."""
+    """The `judge` console script and `python -m judge` (both through judge/__main__.py): `main`, whose code
+    becomes the exit status. What the command leaves is frozen first, so the interpreter's exit frees it without
+    the cycle collector walking every object again: about 10 ms of `judge run`'s start-up. Tests call `main`,
+    whose process goes on."""
     code = main()
     gc.freeze()
     return code

@@ -1,8 +1,17 @@
-"""A click group that imports a command's module only when that command runs (or its help is shown)."""
+"""A click group that imports a command's module only when that command runs (or its help is shown).
+
+A command's modules are imported once, at the start of the process, and live as long as it: the cyclic garbage
+collector is paused while they load and they are frozen after (`gc.freeze`), so no later collection walks them
+again. About 4 ms of the CPU of every `judge run` (issue 45), where the collector ran some thirty times during
+the imports and found nothing to free.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -25,7 +34,8 @@ class LazyGroup(click.Group):
         target = self._lazy_commands.get(cmd_name)
         if target is None:
             return super().get_command(ctx, cmd_name)
-        command = load_target(target)
+        with _frozen_once_loaded(target.partition(":")[0]):
+            command = load_target(target)
         if not isinstance(command, click.Command):
             raise TypeError(f"{target} is not a click command")
         return command
@@ -40,3 +50,18 @@ class LazyGroup(click.Group):
             raise click.exceptions.NoSuchCommand(
                 error.command_name, possibilities=self.list_commands(ctx), ctx=ctx
             ) from None
+
+
+@contextmanager
+def _frozen_once_loaded(module: str) -> Iterator[None]:
+    """Load `module` (the block) with the collector paused, then freeze what the process holds; nothing to do
+    when it is loaded already (a test calling `main` again) or the collector is off."""
+    if module in sys.modules or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()

@@ -1,8 +1,10 @@
 """Judging: one submission on one problem, from its source to a `SubmissionResult`. Every command that judges
-(run, grade, verify, stress, answers) goes through submission.py, so verdicts agree. Imports runner, languages,
+(run, grade, verify, stress, answers) goes through setup.py and case.py, so verdicts agree. Imports runner, languages,
 problems, programs, checkers and the shared modules below them; none of those imports judging.
 
-- submission.py: the entry points (`judge_submission`, `open_judging`, `reference_runs`) and the test loop.
+- submission.py: the entry point (`judge_submission`) and the test loop.
+- open_judging.py: a submission compiled once and run on any inputs: `open_judging` (stress), `reference_runs`
+  (answers).
 - setup.py: `JudgingSetup`, what every run of one submission shares (scratch folder, sandbox, containment, checker,
   limits), and the starter its tests share (a launcher, or a warm box).
 - case.py: one test case: run, classify, check, the diff shown, and the boundary where a failure of the judge

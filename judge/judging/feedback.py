@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from judge.judging.results import CaseResult, SubmissionResult
-from judge.judging.runtime_causes import runtime_cause
 from judge.verdicts import Verdict
 
 STUDENT = "boj"
@@ -60,6 +59,13 @@ def _limit(message: str) -> str:
     return message.partition("\n")[0]
 
 
+def _runtime_cause(message: str) -> str:
+    """runtime_causes.py's, imported at the first hidden RE: its patterns are no cost of a run that has none."""
+    from judge.judging.runtime_causes import runtime_cause  # noqa: PLC0415 -- see the docstring
+
+    return runtime_cause(message)
+
+
 def _judge_failed(message: str) -> str:
     return HIDDEN_JE_NOTICE
 
@@ -68,7 +74,7 @@ HIDDEN_MESSAGES: dict[Verdict, Callable[[str], str]] = {
     Verdict.AC: _nothing,  # a checker's word on an accepted output may quote it
     Verdict.WA: _hidden_answer,
     Verdict.PE: _hidden_answer,
-    Verdict.RE: runtime_cause,
+    Verdict.RE: _runtime_cause,
     Verdict.TLE: _limit,
     Verdict.MLE: _limit,
     Verdict.OLE: _limit,

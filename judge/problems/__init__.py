@@ -2,7 +2,7 @@
 Knows no submission run and no verdict policy beyond a problem's own rules (scoring); judging, verify and grading
 sit above it.
 
-- model.py: `Problem`, `ProblemSpec`, `TestCase`, `TimeRule`, and the checker keys schema and loader agree on.
+- model.py: `Problem`, `ProblemSpec`, `TestCase`, and the checker keys schema and loader agree on.
 - load.py: `load_problem_folder`, the one loader every command calls: a problem package, else our layout.
 - scan.py: `load_problems`, which problem folders a folder holds, and the id rules (an id is its folder's name,
   no two problems given by path share one).

@@ -8,7 +8,6 @@ pydantic or PyYAML.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +15,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB
 
-if TYPE_CHECKING:  # only named in annotations: a problem without references or groups never imports them
+if TYPE_CHECKING:  # only named in annotations: a problem without references, groups or a package's rules never
+    # imports them
     from judge.problems.expectations import Reference
+    from judge.problems.packages.rules import TimeRule, ValidatorArgs
     from judge.problems.scoring import ScoreGroup
 
 SPEC_FILE = "problem.yaml"
@@ -69,56 +70,6 @@ class TestCase:
     @property
     def is_sample(self) -> bool:
         return is_sample_name(self.name)
-
-
-@dataclass(frozen=True)
-class ValidatorArgs:
-    """The arguments a test's group gives its input validators (a package's `input_validator_args`): the same
-    ones for every validator, or some per validator name; a validator named nowhere gets none."""
-
-    every: tuple[str, ...] = ()
-    by_name: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-    def for_validator(self, path: Path) -> tuple[str, ...]:
-        """The arguments of the validator at `path`, named as the format names a program: its file or folder
-        name (with or without the extension, as packages write both)."""
-        if not self.by_name:
-            return self.every
-        named = dict(self.by_name)
-        return named.get(path.name, named.get(path.stem, ()))
-
-
-@dataclass(frozen=True)
-class TimeRule:
-    """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
-    submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
-    must still fail at the limit × `time_limit_to_tle`."""
-
-    ac_to_time_limit: float
-    time_limit_to_tle: float
-    resolution: float
-    legacy: bool = False
-    """The legacy format names the multiplier `time_multiplier` and has no `limits.time_limit` (only .timelimit)."""
-
-    def limit_for(self, slowest_accepted_seconds: float) -> float:
-        steps = max(1, math.ceil(round(slowest_accepted_seconds * self.ac_to_time_limit / self.resolution, 9)))
-        return round(steps * self.resolution, 6)
-
-    def derivation(self, slowest_accepted_seconds: float) -> str:
-        """How `limit_for` got its limit, in the package's own key names, so an author can check it and write it
-        down: `0.040 s × 4 (limits.time_multiplier) = 0.160 s, rounded up to a multiple of 1 s: 1 s`."""
-        product = slowest_accepted_seconds * self.ac_to_time_limit
-        key = "limits.time_multiplier" if self.legacy else "limits.time_multipliers.ac_to_time_limit"
-        step = f"{self.resolution:g} s" if self.legacy else f"{self.resolution:g} s (limits.time_resolution)"
-        return (
-            f"{slowest_accepted_seconds:.3f} s × {self.ac_to_time_limit:g} ({key}) = {product:.3f} s, rounded up to "
-            f"a multiple of {step}, at least one: {self.limit_for(slowest_accepted_seconds):g} s"
-        )
-
-    @property
-    def where_to_write(self) -> str:
-        """Where a package gives its time limit, so that nothing needs deriving."""
-        return ".timelimit" if self.legacy else "limits.time_limit in problem.yaml (or .timelimit)"
 
 
 @dataclass(frozen=True)

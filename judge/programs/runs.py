@@ -21,8 +21,7 @@ from judge.problems.files import read_problem_file
 from judge.programs.program import Program
 from judge.runner import execute
 from judge.runner.containment.choice import choose_containment
-from judge.runner.containment.proctree import RUN_TOKEN_VARIABLE
-from judge.runner.containment.protocol import Containment, Run, kill_process_group
+from judge.runner.containment.protocol import RUN_TOKEN_VARIABLE, Containment, Run, kill_process_group
 from judge.runner.execute import RunSpec, RunStats, run_limits
 from judge.runner.limits import Limits
 from judge.runner.sandbox import Mounts, Sandbox, choose_sandbox, program_env

@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeFailure
-from judge.runner.containment.proctree import RUN_TOKEN_VARIABLE
-from judge.runner.containment.protocol import Containment, Guards, Run, Sample, kill_process_group
+from judge.runner.containment.protocol import RUN_TOKEN_VARIABLE, Containment, Guards, Run, Sample, kill_process_group
 from judge.runner.limits import MIB, Limits
 from judge.runner.run_files import KeptOutputs, RunFiles
 from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Spawner, Started, Starter

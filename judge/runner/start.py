@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Protocol
 
 from judge.errors import JudgeFailure
-from judge.runner.containment import proctree
 from judge.runner.containment.protocol import Contained
 from judge.runner.launcher.own_limits import lower_limit
 from judge.runner.limits import MIB
@@ -179,7 +178,7 @@ class Spawner:
 
     @property
     def starter_rss(self) -> int:
-        return proctree.own_rss() if sys.platform.startswith("linux") else 0
+        return _own_rss() if sys.platform.startswith("linux") else 0
 
     def start(
         self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
@@ -198,3 +197,9 @@ class Spawner:
 
 def _maxrss_bytes(maxrss: int) -> int:
     return maxrss if sys.platform == "darwin" else maxrss * 1024  # Linux counts KiB, macOS bytes
+
+
+def _own_rss() -> int:
+    """The judge's resident memory (what each fork of it starts with), from /proc/self/statm."""
+    with open("/proc/self/statm", "rb") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

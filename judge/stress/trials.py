@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.errors import JudgeFailure, SpecError, ToolchainMissing
-from judge.judging.submission import Judging, open_judging
+from judge.judging.open_judging import Judging, open_judging
 from judge.languages.detection import detect_language
 from judge.languages.toolchains import resolve_toolchain
 from judge.options import RunOptions

@@ -10,7 +10,8 @@ from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import JudgeFailure, SpecError, SubmissionError, ToolchainMissing
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.languages.detection import detect_language
-from judge.problems.model import Problem, TestCase, ValidatorArgs
+from judge.problems.model import Problem, TestCase
+from judge.problems.packages.rules import ValidatorArgs
 from judge.programs.runs import ProblemPrograms
 from judge.programs.validators import InputValidator, run_validator
 from judge.runner.sandbox import scratch_folder

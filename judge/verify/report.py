@@ -8,7 +8,7 @@ from pathlib import Path
 
 from judge.judging.results import SubmissionResult
 from judge.problems.expectations import Expectation
-from judge.problems.model import TimeRule
+from judge.problems.packages.rules import TimeRule
 from judge.verdicts import Verdict
 
 MARGIN_WARNING = 0.5

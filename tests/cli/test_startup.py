@@ -30,8 +30,10 @@ NOT_FOR_A_PASSING_RUN = (
     "judge.checkers.custom", "judge.checkers.program", "judge.checkers.points", "judge.checkers.exact",
     "judge.checkers.tokens", "judge.checkers.float_tolerance", "judge.checkers.package_default",
     "judge.programs.build", "judge.problems.expectations", "judge.problems.scoring",
-    # only an error message or a failed test's diff
-    "difflib")
+    # what only a problem package brings (its time rule, its validators' arguments)
+    "judge.problems.packages.rules",
+    # only an error message or a failed test's diff, a runtime error's cause
+    "difflib", "judge.judging.runtime_causes")
 """What a run of a boj-checked problem whose tests all pass never needs (issue 45)."""
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "judge.problems.schema", "judge.languages.schema")
 
@@ -47,13 +49,14 @@ def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 
 def test_run_with_cgroups_imports_no_polled_containment(tmp_path: Path) -> None:
-    """Where the kernel's control groups contain a run, the /proc and psutil containments are never loaded."""
+    """Where the kernel's control groups contain a run, the /proc and psutil containments are never loaded, nor
+    the /proc process-tree walking they share (issue 45)."""
     if available_containments()[0] != "cgroup":
         pytest.skip("no usable cgroup here: the polled containment is the one judge run uses")
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
     answer, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none")
     assert answer["code"] == 0, answer["report"]
-    assert among(modules, ("judge.runner.containment.polled",)) == []
+    assert among(modules, ("judge.runner.containment.polled", "judge.runner.containment.proctree")) == []
 
 
 def test_run_help_imports_no_other_command() -> None:
@@ -79,3 +82,68 @@ def test_a_misspelt_command_is_matched_against_every_command_not_only_loaded_one
     done = subprocess.run([sys.executable, "-m", "judge", "simlarity"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done
     assert "No such command 'simlarity'. Did you mean 'similarity'?" in done.stderr
+
+
+COLLECTOR_AFTER_LOADING = """
+import gc, json, sys
+from judge.cli import main
+gc.disable() if sys.argv[1] == "off" else None
+before = gc.get_freeze_count()
+main(["run", "--help"])
+print(json.dumps({"frozen": gc.get_freeze_count() - before, "enabled": gc.isenabled()}))
+"""
+
+
+@pytest.mark.parametrize("collector", ["on", "off"])
+def test_a_commands_modules_are_frozen_once_loaded_and_the_collector_left_as_it_was(collector: str) -> None:
+    """`judge run`'s modules live as long as its process: once loaded they are frozen, so the cyclic collector
+    never walks them again (issue 45); the collector is left on (or off, if someone turned it off)."""
+    done = subprocess.run([sys.executable, "-c", COLLECTOR_AFTER_LOADING, collector], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout.splitlines()[-1])
+    assert answer["enabled"] is (collector == "on")
+    assert (answer["frozen"] > 10_000) is (collector == "on"), answer
+
+
+QUIET_START = """
+import gc, json, sys
+collected = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collected.append(info["generation"]))
+import judge.__main__ as entry
+sys.argv = ["judge", "--version"]
+collected.clear()  # what importing judge/__main__.py itself cost (compiling it, where no bytecode is written)
+code = entry.console()
+print(json.dumps({"code": code, "collected": collected, "enabled": gc.isenabled()}))
+"""
+
+
+def test_the_command_line_loads_without_the_collector_running() -> None:
+    """The entry of `judge` and `python -m judge` loads click and judge/cli/ with the collector paused, then
+    freezes them (issue 45): `judge --version` runs no collection at all, and leaves the collector on."""
+    done = subprocess.run([sys.executable, "-c", QUIET_START], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout.splitlines()[-1])
+    assert answer == {"code": 0, "collected": [], "enabled": True}, answer
+
+
+RECORDS_DEFINED = """
+import contextlib, io, json, sys
+from judge.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+names = ("TimeRule", "ValidatorArgs", "Judging", "ReferenceRun")
+print(json.dumps({"code": code, "defined": sorted(name for module in list(sys.modules.values())
+                                                  for name in names if name in vars(module))}))
+"""
+
+
+def test_judge_run_creates_no_record_only_other_commands_use(tmp_path: Path) -> None:
+    """Each frozen dataclass costs `judge run` about 0.4 ms to create (Python 3.11): those only a problem package
+    brings (its time rule, its validators' arguments) and those only stress and answers use (an open judging, a
+    reference run) are not created for a problem folder of ours (issue 45)."""
+    problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})
+    done = subprocess.run([sys.executable, "-c", RECORDS_DEFINED, "run", str(problem), str(program("sum.py")),
+                           "--sandbox", "none"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"code": 0, "defined": []}

@@ -18,7 +18,7 @@ from judge.judging.results import CaseResult
 from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
-from judge.problems.model import ValidatorArgs
+from judge.problems.packages.rules import ValidatorArgs
 from judge.problems.packages.testdata import GroupSettings
 from judge.verdicts import Verdict
 

@@ -22,7 +22,7 @@ from judge.problems.scan import load_problems
 from judge.errors import SpecError
 from judge.problems.expectations import Expectation
 from judge.problems.load import load_problem_folder
-from judge.problems.model import TimeRule
+from judge.problems.packages.rules import TimeRule
 from judge.problems.packages.timing import with_time_limit
 from judge.verdicts import Verdict
 

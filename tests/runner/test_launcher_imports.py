@@ -13,6 +13,8 @@ from judge.runner.launcher.client import JUDGE_PACKAGE, launcher_command
 ON_THE_WAY = ("judge", "judge.runner", "judge.runner.launcher")
 LAUNCHER_MODULES = {*ON_THE_WAY, "judge.runner.launcher.server", "judge.runner.launcher.box_init",
                     "judge.runner.launcher.own_limits"}
+NOT_FOR_THE_LAUNCHER = ("socket", "selectors")
+"""Python wrappers whose additions (enums, selectors) the launcher never uses: it takes the C module beneath."""
 # In place of the launcher's boot line: import the launcher as its boot line does, and list what that loaded.
 LIST_IMPORTS = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
                 "import judge.runner.launcher.server; print(sorted(set(sys.modules) - before))")
@@ -25,6 +27,7 @@ def test_the_launcher_loads_only_the_standard_library_and_its_own_modules() -> N
     assert done.returncode == 0, done.stderr
     loaded = set(ast.literal_eval(done.stdout))
     assert {name for name in loaded if name.partition(".")[0] == "judge"} == LAUNCHER_MODULES
+    assert sorted(loaded & set(NOT_FOR_THE_LAUNCHER)) == []
     assert sorted(name for name in loaded - LAUNCHER_MODULES
                   if name.partition(".")[0] not in sys.stdlib_module_names) == []
 

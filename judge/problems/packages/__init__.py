@@ -6,4 +6,5 @@
     testdata.py     data/sample and data/secret/**, with each group's settings
     submissions.py  submissions/<folder>/ and @EXPECTED_RESULTS@, as expectations
     loader.py       all of the above into a Problem
+    rules.py        what only a package brings to its Problem: its time rule, its validators' arguments
 """

@@ -25,8 +25,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from judge.errors import SpecError
 from judge.intake import natural_key
 from judge.problems.files import file_inside, read_spec_mapping, resolve_inside
-from judge.problems.model import SPEC_FILE, TestCase, ValidatorArgs
+from judge.problems.model import SPEC_FILE, TestCase
 from judge.problems.packages.detect import DATA_FOLDER
+from judge.problems.packages.rules import ValidatorArgs
 from judge.problems.packages.validator_flags import split_flags
 from judge.problems.scoring import AGGREGATIONS, FLAGS, VERDICT_MODES, ScoreGroup, checked_score
 from judge.schema_errors import first_error

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from judge.errors import SpecError
 from judge.problems.files import read_problem_file
-from judge.problems.model import Problem, TimeRule
+from judge.problems.model import Problem
+from judge.problems.packages.rules import TimeRule
 from judge.problems.packages.spec import PackageSpec, TimeMultipliers
 
 TIMELIMIT_FILE = ".timelimit"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.errors import JudgeFailure
+from judge.runner.containment.protocol import RUN_TOKEN_VARIABLE
 
-RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
 STOP_SECONDS = 2.0
 """How long stopping a tree may take before the SIGKILLs go out anyway (a member in uninterruptible sleep stops
 only when its system call ends)."""
@@ -29,11 +29,6 @@ _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 _GONE = (FileNotFoundError, ProcessLookupError)
 """What reading /proc/<pid>/... raises for a process that has exited meanwhile. Any other error is the judge's
 failure (out of file descriptors, say): swallowed, it would drop a live process from the CPU time and memory."""
-
-
-def own_rss() -> int:
-    with open("/proc/self/statm", "rb") as handle:
-        return int(handle.read().split()[1]) * _PAGE_SIZE
 
 
 def tasks_now() -> int:

@@ -24,6 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
+"""The environment variable each run carries its `Contained.token` in (proctree.py finds escaped processes by it)."""
+
 
 @dataclass(frozen=True)
 class Sample:
