@@ -66,7 +66,7 @@ def _memory_finding() -> Finding:
 
 def _sandbox_finding() -> Finding:
     """What the box guarantees here, or each thing it cannot (then `--require-sandbox` refuses to run)."""
-    problem = bwrap_problem()
+    problem = bwrap_problem(fresh=True)
     if problem is not None:
         return Finding("sandbox", "none", f"{problem}; submissions run unconfined")
     gaps = sandbox_gaps()
