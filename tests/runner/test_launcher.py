@@ -21,8 +21,15 @@ from judge.runner.containment.choice import available_containments, choose_conta
 from judge.runner.containment.protocol import Contained, Guards
 from judge.runner.launcher import client, server
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
-from judge.runner.sandbox import (LAUNCHER_CODE, PROGRAM, Bubblewrap, Mounts, ToolchainView, bwrap_problem,
-                                  choose_sandbox)
+from judge.runner.sandbox import (
+    LAUNCHER_CODE,
+    PROGRAM,
+    Bubblewrap,
+    Mounts,
+    ToolchainView,
+    bwrap_problem,
+    choose_sandbox,
+)
 from judge.runner.start import Files, RunLimits
 from judge.runner.starter_choice import SYSTEM_PYTHON, BoxPython
 
@@ -153,15 +160,7 @@ def test_in_a_box_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch:
     with Launcher(command, program, LIMITS, sandbox.syscall_filter, (), box) as launcher, \
             open(tmp_path / "out", "wb") as out:
         assert launcher.starter_rss > 0  # its answer to `setup`, awaited
-        received: list[dict] = []
-        original = server.receive
-
-        def receive(sock: socket.socket) -> tuple[dict, list[int]]:
-            message, descriptors = original(sock)
-            received.append(message)
-            return message, descriptors
-
-        monkeypatch.setattr(client.server, "receive", receive)
+        received = receipts(monkeypatch)
         asked = time.monotonic()
         started = launcher.start(["/bin/cat"], PROGRAM, {"PATH": "/usr/bin:/bin"},
                                  Files(reader, out.fileno(), out.fileno()), CONTAINED, LIMITS)
