@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge.runner import sandbox
+from judge.runner import bwrap_probe, sandbox
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +64,7 @@ def test_a_monitor_killed_mid_setup_takes_its_child_along(tmp_path, monkeypatch)
 
 
 def test_a_probe_that_hangs_is_ended_whole_at_its_timeout(tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox, "PROBE_SECONDS", 0.2)
+    monkeypatch.setattr(bwrap_probe, "PROBE_SECONDS", 0.2)
     mark = stand_in_bwrap(tmp_path, monkeypatch, then="exec sleep 3600")
     problem = sandbox.bwrap_problem()
     assert left_behind(mark) == []
