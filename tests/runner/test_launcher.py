@@ -30,7 +30,7 @@ from judge.runner.sandbox import (
     bwrap_problem,
     choose_sandbox,
 )
-from judge.runner.start import Files, RunLimits
+from judge.runner.start import Exited, Files, RunLimits
 from judge.runner.starter_choice import SYSTEM_PYTHON, BoxPython
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the launcher needs pidfds (Linux)")
@@ -162,19 +162,25 @@ def test_in_a_box_a_run_is_answered_once_at_its_end(tmp_path: Path, monkeypatch:
         assert launcher.starter_rss > 0  # its answer to `setup`, awaited
         received = receipts(monkeypatch)
         asked = time.monotonic()
-        started = launcher.start(["/bin/cat"], PROGRAM, {"PATH": "/usr/bin:/bin"},
-                                 Files(reader, out.fileno(), out.fileno()), CONTAINED, LIMITS)
-        assert started.pid is None
-        assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
-        os.write(writer, b"said\n")
-        os.close(writer)
-        exited = started.wait(10)
-        assert exited is not None and exited.status == 0
+        exited = cat_answered_once(launcher, PROGRAM, Files(reader, out.fileno(), out.fileno()), CONTAINED, writer)
         assert exited.started_at is not None and asked <= exited.started_at <= time.monotonic()
-        assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
     assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
     os.close(reader)
     assert (tmp_path / "out").read_text() == "said\n"
+
+
+def cat_answered_once(launcher: Launcher, cwd: Path, files: Files, contained: Contained, writer: int) -> Exited:
+    """Start cat through `launcher`: no pid comes back, nothing until its input (`writer`, closed here) ends, then
+    one answer, its end; nothing else is sent."""
+    started = launcher.start(["/bin/cat"], cwd, {"PATH": "/usr/bin:/bin"}, files, contained, LIMITS)
+    assert started.pid is None
+    assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
+    os.write(writer, b"said\n")
+    os.close(writer)
+    exited = started.wait(10)
+    assert exited is not None and exited.status == 0
+    assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
+    return exited
 
 
 def receipts(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
@@ -205,14 +211,7 @@ def test_in_a_control_group_a_run_is_answered_once_at_its_end(tmp_path: Path, mo
             assert launcher.starter_rss > 0  # its answer to `setup`, awaited
             received = receipts(monkeypatch)
             files = Files(reader, out.fileno(), out.fileno())
-            started = launcher.start(["/bin/cat"], tmp_path, {"PATH": "/usr/bin:/bin"}, files, run.contained, LIMITS)
-            assert started.pid is None
-            assert started.wait(2) is None  # cat waits for its input: nothing to say until it ends
-            os.write(writer, b"said\n")
-            os.close(writer)
-            exited = started.wait(10)
-            assert exited is not None and exited.status == 0
-            assert not select.select([launcher.sock], [], [], 0)[0]  # nothing else was sent
+            cat_answered_once(launcher, tmp_path, files, run.contained, writer)
             assert [list(message) for message in received] == [["status", "cpu", "maxrss", "started"]]
             missing = launcher.start(["/no/such/program"], tmp_path, {}, files, run.contained, LIMITS)
             with pytest.raises(JudgeFailure, match="could not start /no/such/program"):
