@@ -18,8 +18,8 @@ from judge.judging.results import CaseResult
 from judge.judging.submission import judge_submission
 from judge.options import RunOptions
 from judge.problems.load import load_problem_folder
+from judge.problems.packages.group_settings import GroupSettings
 from judge.problems.packages.rules import ValidatorArgs
-from judge.problems.packages.testdata import GroupSettings
 from judge.verdicts import Verdict
 
 NARROW = Path(__file__).parent.parent / "packages" / "narrow"
