@@ -6,19 +6,13 @@ during their import and found nothing to free, never walks them again. A command
 same way (judge/cli/lazy_group.py). Together about 6 ms of the CPU of every `judge run` (issue 45).
 """
 
-import gc
+from judge.lazy import frozen_once_loaded
 
 
 def console() -> int:
     """Load the command line (with the collector paused, then frozen) and run it: its exit status."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with frozen_once_loaded("judge.cli"):
         from judge.cli import console_main  # noqa: PLC0415 -- loaded here, under the pause
-    finally:
-        if collecting:
-            gc.freeze()
-            gc.enable()
     return console_main()
 
 

@@ -7,11 +7,31 @@ gradebook, Dask or `doctor`.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 Entry = TypeVar("Entry")
+
+
+@contextmanager
+def frozen_once_loaded(module: str) -> Iterator[None]:
+    """Load `module` (the block) with the cyclic collector paused, then freeze what the process holds: modules
+    live as long as the process, and the collector, which runs many times during a big import and finds nothing
+    to free, never walks them again. Nothing to do when `module` is loaded already (a test calling `main` again)
+    or the collector is off."""
+    if module in sys.modules or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def load_target(target: str) -> object:

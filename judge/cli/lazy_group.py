@@ -8,15 +8,12 @@ the imports and found nothing to free.
 
 from __future__ import annotations
 
-import gc
-import sys
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 import click
 
-from judge.lazy import load_target
+from judge.lazy import frozen_once_loaded, load_target
 
 
 class LazyGroup(click.Group):
@@ -34,7 +31,7 @@ class LazyGroup(click.Group):
         target = self._lazy_commands.get(cmd_name)
         if target is None:
             return super().get_command(ctx, cmd_name)
-        with _frozen_once_loaded(target.partition(":")[0]):
+        with frozen_once_loaded(target.partition(":")[0]):
             command = load_target(target)
         if not isinstance(command, click.Command):
             raise TypeError(f"{target} is not a click command")
@@ -50,18 +47,3 @@ class LazyGroup(click.Group):
             raise click.exceptions.NoSuchCommand(
                 error.command_name, possibilities=self.list_commands(ctx), ctx=ctx
             ) from None
-
-
-@contextmanager
-def _frozen_once_loaded(module: str) -> Iterator[None]:
-    """Load `module` (the block) with the collector paused, then freeze what the process holds; nothing to do
-    when it is loaded already (a test calling `main` again) or the collector is off."""
-    if module in sys.modules or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
