@@ -5,10 +5,10 @@ generated inputs only, run by the judging process in a process of its own.
 checks, in the claim's transaction) and a worker is free; when a submission is queued while every worker is busy,
 the request's claim is given back (it is searched again later) and the submission takes the search's worker at
 once, while the search stops after its current trial, since its claim no longer holds (`store.claim_holds`, asked
-between trials). The search process runs at a lower priority (SEARCH_NICENESS), and so do its runs (they give
-way from their start: runner/containment/priority.py), so in that one trial's overlap, and whenever it runs beside
-the judging, the submissions have the CPU first. A restart (which releases every claim) loses or doubles no
-request. A search whose judging process is gone (the server killed) stops after its trial too.
+between trials). The search process runs at a lower priority (SEARCH_NICENESS), so in that one trial's overlap,
+and whenever it runs beside the judging, the submissions have the CPU first. A restart (which releases every
+claim) loses or doubles no request. A search whose judging
+process is gone (the server killed) stops after its trial too.
 
 What never leaks: the search judges no bundled test (`StressRequest.generated_only`: an input equal to any test's
 input byte for byte counts as passing), and the input found is compared once more with every test input before it
@@ -102,9 +102,7 @@ def _search(job: SearchJob) -> CounterexampleResult:
                 budget_seconds=DEFAULT_BUDGET_SECONDS,
                 max_examples=DEFAULT_MAX_EXAMPLES,
                 seed=SEARCH_SEED,
-                # its runs give way from the start: each leads a session, whose autogroup the search's own
-                # niceness does not reach (runner/containment/priority.py)
-                options=dataclasses.replace(job.options, language=job.claimed.language, give_way_after=0.0),
+                options=dataclasses.replace(job.options, language=job.claimed.language),
                 setup=setup,
                 generated_only=True,
                 stop=lambda: (

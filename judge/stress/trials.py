@@ -132,11 +132,8 @@ def open_bench(
     """Compile the submission and the reference once, for the duration of the block."""
     with ExitStack() as stack:
         submission = stack.enter_context(open_judging(problem, source, options))
-        # The reference runs as the submission does (sandbox, containment, giving way), without its language or
-        # fail-fast.
-        reference_options = RunOptions(
-            sandbox=options.sandbox, containment=options.containment, give_way_after=options.give_way_after
-        )
+        # The reference runs as the submission does (sandbox, containment), without its language or fail-fast.
+        reference_options = RunOptions(sandbox=options.sandbox, containment=options.containment)
         judged_reference = stack.enter_context(open_judging(problem, reference, reference_options))
         if not judged_reference.compiled.ok:
             raise SpecError(f"{reference}: the reference does not compile; choose another with --reference")
