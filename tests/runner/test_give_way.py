@@ -33,7 +33,7 @@ def lowered():
         return False
     try:
         return int(open("/proc/self/autogroup").read().split()[-1]) >= {GIVE_WAY_NICENESS}
-    except OSError:
+    except (OSError, IndexError):  # no autogroups, or the default one (empty): nothing there to lower
         return True
 seen = []
 def spin():
@@ -65,8 +65,10 @@ def niceness_of_threads(pid: int) -> list[int]:
     return [os.getpriority(os.PRIO_PROCESS, int(thread)) for thread in os.listdir(f"/proc/{pid}/task")]
 
 
-def autogroup_niceness(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
+def autogroup_niceness(pid: int) -> int | None:
+    """None in the default autogroup (a session never made since boot, as in a container), whose file is empty."""
+    words = Path(f"/proc/{pid}/autogroup").read_text().split()
+    return int(words[-1]) if words else None
 
 
 def until_threads(process: subprocess.Popen[bytes], count: int) -> None:
