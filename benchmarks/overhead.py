@@ -21,7 +21,9 @@ two figures that other jobs on the machine disturb far less than wall time (targ
   launcher's and box's, and the programs', all reaped and so in RUSAGE_CHILDREN) less the program's own, which
   is the bare loop's children's CPU per test; split into this process's and the rest (launcher, box);
 - wake-ups per test: voluntary context switches of this process and of everything it started (each one a
-  sleep that a wake-up ends), against the bare loop's, whose program and waiting parent make about two.
+  sleep that a wake-up ends), less the one every program's end adds (the kernel counts a process's last switch,
+  into death, as voluntary: a program that never sleeps reads 0 of its own, and its parent 1 for it, measured;
+  no one wakes it), against the bare loop's, counted alike (its parent waits for the vfork, the exit, the pipes).
 The first is split in two, to tell the judge's own work from a program that runs slower in the judge than in
 the bare loop: the program's CPU as the judge charged it (every `execute.run`'s `RunStats.cpu_seconds`, the
 control group's count where there is one, recorded by wrapping `execute.run` for the judging) against the bare
@@ -72,6 +74,7 @@ C_SOURCE = ('#include <stdio.h>\n'
 PYTHON_RATIO_TARGET = {"none": 1.10, "bwrap": 1.20}
 OWN_CPU_TARGET_MS = 1.0
 WAKE_UPS_TARGET = 3
+ENDS_PER_TEST = 1  # processes ended per test (the program): each counted one voluntary switch that is no wake-up
 C_EXTRA_MS_TARGET = {"none": 1.5, "bwrap": 3.0}
 CPU_DIFFERENCE_TARGET_MS = 0.5
 
@@ -304,9 +307,9 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
     slower = [inside - ran for inside, ran in zip(charged, program, strict=True)]
     helpers = [theirs - ran for theirs, ran in zip(children, program, strict=True)]
     # Switches are counts, not seconds: per_test's ms are thousandths of a switch.
-    wake_ups = [value / 1000 for value in marginal(" switches")]
+    wake_ups = [value / 1000 - ENDS_PER_TEST for value in marginal(" switches")]
     judge_wake_ups = [value / 1000 for value in marginal(" own switches")]
-    bare_wake_ups = [value / 1000 for value in bare(" switches")]
+    bare_wake_ups = [value / 1000 - ENDS_PER_TEST for value in bare(" switches")]
     cpu_line = (f"{key} {sandbox}: the judge's own CPU {statistics.median(whole):.2f} ms/test "
                 f"(spread {min(whole):.2f}-{max(whole):.2f})  {verdict(statistics.median(whole), OWN_CPU_TARGET_MS)}")
     wake_line = (f"{key} {sandbox}: wake-ups {statistics.median(wake_ups):.2f}/test "
@@ -319,7 +322,8 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
           f"ms/test against {statistics.median(program):.2f} bare ({statistics.median(slower):+.2f}, spread "
           f"{min(slower):+.2f} to {max(slower):+.2f}), and the judge's processes outside it "
           f"{statistics.median(whole) - statistics.median(slower):.2f}")
-    print(f"    {wake_line}: this process {statistics.median(judge_wake_ups):.2f}")
+    print(f"    {wake_line}: this process {statistics.median(judge_wake_ups):.2f}, its launcher, box and programs "
+          f"{statistics.median(wake_ups) - statistics.median(judge_wake_ups):.2f}")
     return [cpu_line, wake_line]
 
 
