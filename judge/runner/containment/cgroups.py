@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.runner.containment import v2_base
+from judge.runner.containment import v2_base, v2_delegation
 from judge.runner.containment.run_group import PEAK_FILE, RunGroup, write_small
 from judge.runner.containment.stale_groups import group_name, sweep_once
 
@@ -149,9 +149,9 @@ def availability() -> Availability:
             "run the judge as root, or have root make it a group in each v1 hierarchy (memory, cpuacct, pids) "
             "and chown it"
             if version == "v1"
-            else v2_base.scope_command()
+            else v2_delegation.scope_command()
         )
-        return Availability("none", f"cgroup {version}: " + v2_base.refusal(error, "creating a run group"), fix)
+        return Availability("none", f"cgroup {version}: " + v2_delegation.refusal(error, "creating a run group"), fix)
     # A v2 kernel before 5.19 has no memory.peak: the judge cannot measure a run's peak there (polling can).
     measurable = (group.dirs["memory"] / PEAK_FILE[group.version]).exists()
     group.remove()
