@@ -7,8 +7,8 @@ the request's claim is given back (it is searched again later) and the submissio
 once, while the search stops after its current trial, since its claim no longer holds (`store.claim_holds`, asked
 between trials). The search process runs at a lower priority (SEARCH_NICENESS), so in that one trial's overlap,
 and whenever it runs beside the judging, the submissions have the CPU first. A restart (which releases every
-claim) loses or doubles no request. A search whose judging
-process is gone (the server killed) stops after its trial too.
+claim) loses or doubles no request. A search whose judging process is gone (the server killed) stops after its
+trial too.
 
 What never leaks: the search judges no bundled test (`StressRequest.generated_only`: an input equal to any test's
 input byte for byte counts as passing), and the input found is compared once more with every test input before it

@@ -62,8 +62,8 @@ def take_over(libc: ctypes.CDLL, scratch: list[str], own_code: str | None) -> tu
     """Take the box over (see above); returns the descriptor of its PID counter and its writable folders."""
     last_pid = _open_private(libc, "proc", "sys/kernel/ns_last_pid", os.O_WRONLY)
     _mount(libc, "proc", "/proc", "proc", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
-    if own_code is not None and libc.umount2(own_code.encode(), MNT_DETACH) != 0:
-        raise OSError(ctypes.get_errno(), f"umount {own_code} failed")
+    if own_code is not None:
+        _detach(libc, own_code)
     _clear_inheritable_capabilities(libc)
     folders = [_as_mounted(path) for path in scratch]
     _raise_any(reset(libc, folders))  # the private mount above took an inode of /tmp
@@ -142,7 +142,7 @@ def _detach(libc: ctypes.CDLL, path: str) -> None:
     """Detach the mount on `path` and all below it (lazily: whatever is left in it goes with its last user):
     nothing of what the test left is traversed."""
     if libc.umount2(path.encode(), MNT_DETACH) != 0:
-        raise OSError(ctypes.get_errno(), "umount failed")
+        raise OSError(ctypes.get_errno(), f"umount {path} failed")
 
 
 def _as_mounted(path: str) -> Scratch:
@@ -170,8 +170,7 @@ def _copy_into_own_tmpfs(libc: ctypes.CDLL, folder: str) -> None:
     mount table."""
     source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        if libc.umount2(folder.encode(), MNT_DETACH) != 0:
-            raise OSError(ctypes.get_errno(), f"umount {folder} failed")
+        _detach(libc, folder)
         _mount(libc, "tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755")
         _copy_tree(source, folder)
         status = os.fstat(source)
