@@ -26,10 +26,11 @@ AUTOGROUPS = Path("/proc/self/autogroup").exists()
 LIMITS = Limits(time_seconds=4.0, wall_seconds=12.0, memory_mib=256, output_mib=1)
 # Spins until its own niceness and its session's autogroup's (where there are autogroups) are lowered, in a second
 # thread as well as the first; then prints both, as the threads see them, and its cgroup v2 group's cpu.weight
-# ("none" without one: cgroup v1, no cpu controller, or no group).
+# ("none" without one: cgroup v1, no cpu controller, or no group). Its niceness is read, never set: os.nice(0) sets
+# it too, and a lowering between its read and its write makes that write a raise, which no run may (EPERM).
 UNTIL_LOWERED = f"""import os, threading, time
 def lowered():
-    if os.nice(0) < {GIVE_WAY_NICENESS}:
+    if os.getpriority(os.PRIO_PROCESS, 0) < {GIVE_WAY_NICENESS}:
         return False
     try:
         return int(open("/proc/self/autogroup").read().split()[-1]) >= {GIVE_WAY_NICENESS}
@@ -39,7 +40,7 @@ seen = []
 def spin():
     while not lowered() and time.process_time() < 3.5:
         pass
-    seen.append(os.nice(0))
+    seen.append(os.getpriority(os.PRIO_PROCESS, 0))
 thread = threading.Thread(target=spin)
 thread.start()
 spin()
@@ -140,6 +141,7 @@ def test_a_run_gives_way_from_its_moment_on(tmp_path, containment, after):
 
 
 def test_a_run_with_no_moment_keeps_its_priority(tmp_path):
+    own = os.getpriority(os.PRIO_PROCESS, 0)
     stats, output = run(tmp_path, available_containments()[0], None)
-    assert stats.tripped is None and output.startswith(f"[{os.nice(0)}, {os.nice(0)}] False "), (stats, output)
+    assert stats.tripped is None and output.startswith(f"[{own}, {own}] False "), (stats, output)
     assert output.split()[-1] != str(GIVE_WAY_WEIGHT), output
