@@ -123,6 +123,19 @@ def test_a_reused_group_hands_its_join_files_open_run_after_run() -> None:
             os.fstat(descriptor)
 
 
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="v1 has a folder per controller to join")
+def test_the_folder_that_counts_cpu_time_is_joined_last() -> None:
+    """A launcher hopping into a run's group is charged to the run from its move into the CPU-counting folder
+    on (launcher/server.py `_join`): every other move comes before it."""
+    group = cgroups.create(64 * MIB, 8)
+    assert group is not None
+    try:
+        joins = group.join_files()
+        assert joins[-1] == group.dirs["cpu"] / "tasks" and len(joins) == len(set(group.dirs.values()))
+    finally:
+        group.remove()
+
+
 @pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
 def test_a_reused_groups_limit_is_written_only_when_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reused group's limit is set before every run (its residue differs): the same limit twice is one write."""

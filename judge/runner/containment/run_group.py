@@ -63,13 +63,16 @@ class RunGroup:
 
     def _join_paths(self) -> dict[str, Path]:
         """Each of the group's folders' join file, by the first role naming that folder; made at the first run
-        (every folder of the group is made by then) and kept, as the group is reused run after run."""
+        (every folder of the group is made by then) and kept, as the group is reused run after run. The folder
+        that counts CPU time comes last: a launcher hopping in is charged to the run from that write on
+        (launcher/server.py `_join`), so the writes before it stay the launcher's own."""
         if not self._joins:
             name = "tasks" if self.version == 1 else "cgroup.procs"
             roles: dict[Path, str] = {}
             for role, folder in self.dirs.items():
                 roles.setdefault(folder, role)
-            self._joins = {role: folder / name for folder, role in roles.items()}
+            counting_last = sorted(roles.items(), key=lambda item: item[1] == "cpu")
+            self._joins = {role: folder / name for folder, role in counting_last}
         return self._joins
 
     def _descriptor(self, role: str, name: str, mode: int) -> int:

@@ -136,9 +136,7 @@ class Launcher:
         try:
             if self.last_pid is not None:
                 os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
-            _settle_cpu_time()
-            for descriptor in join:
-                os.write(descriptor, b"0")
+            _join(join)
             try:
                 with _as_user(self.run_uid):
                     pid = _spawn(request["argv"], request["cwd"], request["env"], (stdin, stdout, stderr))
@@ -248,6 +246,19 @@ def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, i
         )
     finally:
         os.chdir("/")
+
+
+def _join(join: list[int]) -> None:
+    """Move the launcher into a run's group: "0" to each join file but the last, its CPU time settled
+    (`_settle_cpu_time`), then "0" to the last, the folder that counts CPU time (run_group.py orders them so).
+    From that write on, until the vfork's sleep, what the launcher does is charged to the run: the other moves
+    are not (each a cgroup migration; per C test, the run's count over the program's own 0.06-0.07 ms before,
+    0.04-0.05 after, in the warm box; 0.08-0.10 and 0.06 without it, measured)."""
+    for descriptor in join[:-1]:
+        os.write(descriptor, b"0")
+    _settle_cpu_time()
+    for descriptor in join[-1:]:  # none without groups
+        os.write(descriptor, b"0")
 
 
 def _settle_cpu_time() -> None:
