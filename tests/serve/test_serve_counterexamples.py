@@ -234,6 +234,9 @@ SLOW_WRONG_FROM_1100 = (  # a tenth of a CPU second per run, so the search takes
     "import time\nend = time.process_time() + 0.1\nwhile time.process_time() < end:\n    pass\n"
     "k = int(input())\nprint(2 * k if k < 1100 else 0)\n"
 )
+SLOW_DOUBLE = (  # right, after a quarter of a CPU second per test: its judging outlasts many of the test's looks
+    "import time\nend = time.process_time() + 0.25\nwhile time.process_time() < end:\n    pass\n" + DOUBLE_REFERENCE
+)
 
 
 @pytest.mark.slow  # 10-20 s of judging: CI runs it in the slow suite
@@ -253,7 +256,9 @@ def test_a_search_gives_its_worker_back_to_a_submission_that_arrives(tmp_path: P
         assert _api(url, "POST", f"api/submissions/{wrong}/counterexample", "kim")[0] == 202
         _until(lambda: (store.counterexample_of(wrong) or None) and store.counterexample_of(wrong).status == "searching",
                "searching")
-        arriving = _submit(url, "lee", DOUBLE_REFERENCE)
+        # Slow, so that the request sits in the queue for more than half a second, five looks of `_until`: a quick
+        # judging gave it back for less than one look's 0.1 s, and the look missed it (CI, once).
+        arriving = _submit(url, "lee", SLOW_DOUBLE)
         statuses = set()
 
         def judged() -> bool:
