@@ -1,5 +1,5 @@
-"""A run's control group on this machine's cgroup hierarchies: what `RunGroup.kill_all` leaves behind, and which
-groups a judge's sweep of stale ones removes.
+"""A run's control group on this machine's cgroup hierarchies: what `RunGroup.kill_all` leaves behind and how
+long it waits, and which groups a judge's sweep of stale ones removes.
 
 The runner tests (test_execute.py) judge programs end to end; this one holds open a window they hit only by
 chance: a group whose last process leaves on its own while the judge is killing the group.
@@ -64,6 +64,46 @@ def test_a_group_whose_last_process_left_on_its_own_is_not_left_frozen(frozen_ca
         assert (group.dirs["freezer"] / "freezer.state").read_text().strip() == "THAWED"
     finally:
         os.waitpid(pid, 0)
+
+
+def _lingering(monkeypatch: pytest.MonkeyPatch, group: run_group.RunGroup, looks: int | None) -> list[int]:
+    """Make `group` list one process for its first `looks` looks (None: for ever), as a killed process that
+    waits for a CPU to die does; returns the kills sent to it."""
+    kills: list[int] = []
+    monkeypatch.setattr(run_group.time, "sleep", lambda seconds: None)  # looks, not seconds
+    monkeypatch.setattr(group, "is_empty", lambda: False)
+    monkeypatch.setattr(group, "pids", lambda: [4242] if looks is None or len(kills) < looks else [])
+    monkeypatch.setattr(run_group, "kill_each", lambda pids: kills.extend(pids))
+    return kills
+
+
+def test_a_killed_group_is_waited_for_until_it_lists_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load a killed process can wait long for a CPU to die on: kill_all waits for it, looking again and
+    again (the wait once ended at a hundred looks)."""
+    group = cgroups.create(64 * MIB, 8)
+    if group is None:
+        pytest.skip("needs a cgroup hierarchy this process can make groups in")
+    try:
+        kills = _lingering(monkeypatch, group, 500)
+        group.kill_all()
+        assert len(kills) == 500
+    finally:
+        monkeypatch.undo()
+        group.remove()
+
+
+def test_a_process_that_never_dies_does_not_hold_the_judge_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
+    group = cgroups.create(64 * MIB, 8)
+    if group is None:
+        pytest.skip("needs a cgroup hierarchy this process can make groups in")
+    try:
+        monkeypatch.setattr(run_group, "KILLED_SECONDS", 0.05)
+        kills = _lingering(monkeypatch, group, None)
+        group.kill_all()
+        assert kills
+    finally:
+        monkeypatch.undo()
+        group.remove()
 
 
 def test_the_sweep_removes_only_groups_whose_judge_is_gone_in_its_own_pid_namespace() -> None:

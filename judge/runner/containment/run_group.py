@@ -13,6 +13,8 @@ from pathlib import Path
 from judge.errors import JudgeFailure
 
 PEAK_FILE = {1: "memory.max_usage_in_bytes", 2: "memory.peak"}
+KILLED_SECONDS = 5.0
+"""How long the processes of a killed group may take to die before the judge goes on without them."""
 GIVE_WAY_WEIGHT = 33
 """A run group's cpu.weight once its judging has gone slow: a third of the default 100, as nice 5 is of nice 0."""
 
@@ -193,12 +195,18 @@ class RunGroup:
         return sorted(pids)
 
     def kill_all(self) -> None:
-        """SIGKILL every process in the group, including ones forking while we kill."""
-        if self.version == 2 and (self.dirs["pids"] / "cgroup.kill").exists():
-            self._set("pids", "cgroup.kill", "1")
-            return
+        """SIGKILL every process in the group, including ones forking while we kill, and wait until the group
+        lists none (`_await_none_listed`)."""
         if self.is_empty():  # the usual case after a clean exit
             return
+        if self.version == 2 and (self.dirs["pids"] / "cgroup.kill").exists():
+            self._set("pids", "cgroup.kill", "1")
+        else:
+            self._kill_frozen()
+        self._await_none_listed()
+
+    def _kill_frozen(self) -> None:
+        """v1 (or v2 before cgroup.kill): SIGKILL each process with the group frozen, so none forks meanwhile."""
         freezer = self.dirs.get("freezer")
         if freezer is not None:
             self._set("freezer", "freezer.state", "FROZEN")  # no fork escapes the first round of kills
@@ -209,12 +217,21 @@ class RunGroup:
             # by itself since is_empty) freezes whatever joins it next: a reused group's launcher.
             if freezer is not None:
                 self._set("freezer", "freezer.state", "THAWED")
-        for _ in range(100):
-            pids = self.pids()
-            if not pids:
-                break
+
+    def _await_none_listed(self) -> None:
+        """Wait until the group lists no process, killing again whatever it still lists, for at most
+        KILLED_SECONDS (a process stuck in the kernel dies no sooner: the group is then not reused). A killed
+        process must first get a CPU to die, and under load that can take longer than the hundred looks a
+        millisecond apart this once was. The list, not `pids.current`: that also counts the zombies no one has
+        reaped yet, and a box's PID 1, its run over, is reaped by the machine's init, which may take seconds
+        (1.6-2 s here)."""
+        deadline, pause = time.monotonic() + KILLED_SECONDS, 0.0005
+        while pids := self.pids():
+            if time.monotonic() > deadline:
+                return
             kill_each(pids)
-            time.sleep(0.001)
+            time.sleep(pause)
+            pause = min(2 * pause, 0.01)
 
     def remove(self) -> None:
         """Delete the group's folders; waits briefly for killed processes to leave."""
