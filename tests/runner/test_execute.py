@@ -372,6 +372,48 @@ def test_a_busy_user_can_still_start_threads():
     assert done.stdout.split("|")[0].split() == ["0", "None", "thread", "ok"], done.stdout
 
 
+FORGET_TOKEN = """
+import ctypes, sys, time
+environ = ctypes.POINTER(ctypes.c_void_p).in_dll(ctypes.CDLL(None), "environ")
+sys.stdin.readline()
+index = 0
+while environ[index]:  # blank the strings in place: /proc/<pid>/environ then shows no token
+    ctypes.memset(environ[index], ord("x"), len(ctypes.string_at(environ[index])))
+    index += 1
+time.sleep(30)
+"""
+
+
+def test_the_fallback_keeps_a_member_that_loses_its_token():
+    """A killed process's environment goes early in its exit, while it still runs: a box's daemon, killed as its
+    box's PID 1 ended, was found running after `judge run` returned. Once a member, a process stays one for as
+    long as it is the same process (its start time), so the kill waits for it. Here an escapee blanks its
+    environment itself, as a process might."""
+    token = uuid.uuid4().hex
+    forks = proctree.forks_so_far()
+    first = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    escapee = subprocess.Popen([sys.executable, "-c", FORGET_TOKEN], env={proctree.RUN_TOKEN_VARIABLE: token},
+                               stdin=subprocess.PIPE, start_new_session=True)
+    spawned, stranger = proctree.Spawned(first.pid, forks, token), proctree.Spawned(first.pid, forks, token)
+    environ = Path(f"/proc/{escapee.pid}/environ")
+    try:
+        assert escapee.pid in spawned.members()  # seen with its token
+        escapee.stdin.write(b"now\n")
+        escapee.stdin.close()
+        deadline = time.monotonic() + 20
+        while token.encode() in environ.read_bytes() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert token.encode() not in environ.read_bytes()
+        assert escapee.pid in spawned.members()
+        assert escapee.pid not in stranger.members()  # never seen with it: not a member
+        spawned.kill()
+        assert escapee.wait(timeout=10) == -9
+    finally:
+        for process in (first, escapee):
+            process.kill()
+            process.wait()
+
+
 def test_the_fallback_finds_descendants_and_token_holders_only():
     """Without a cgroup the run's processes are its descendants plus escapees carrying its token."""
     token = uuid.uuid4().hex

@@ -53,7 +53,10 @@ def judge_run(tmp_path: Path, program: str, answers: list[str], extra: list[str]
 
 
 def left_behind(tag: str) -> list[psutil.Process]:
-    return [process for process in psutil.process_iter(["name"]) if process.info["name"] == tag[:15]]
+    """Live processes named `tag`, the moment the judge has returned: it waits for what it killed to die (a zombie
+    is dead, it only waits for its parent, as in test_hostile.py)."""
+    return [process for process in psutil.process_iter(["name", "status"])
+            if process.info["name"] == tag[:15] and process.info["status"] != psutil.STATUS_ZOMBIE]
 
 
 def cases(report: dict) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge.errors import JudgeFailure
@@ -21,6 +21,8 @@ STOP_SECONDS = 2.0
 only when its system call ends)."""
 KILL_SECONDS = 10.0
 """How long a tree may take to die after its SIGKILLs; past it the run is the judge's failure, never let go."""
+START_TIME = 19
+"""Where a process's start time is among the fields of /proc/<pid>/stat after its command name (field 22)."""
 NOT_RUNNING = frozenset("TtZX")
 """/proc states of a process that cannot fork: stopped, stopped by a tracer, a zombie, dead."""
 DEAD = frozenset("ZX")
@@ -62,12 +64,16 @@ class Spawned:
     process has a pid between that one and the last pid handed out, unless so many processes were created
     meanwhile that the counter may have come round again (then every process is a candidate). Among the
     candidates, the run's processes are the first one's descendants plus any process (a setsid double-forked
-    daemon) still carrying the run's token in its environment.
+    daemon) still carrying the run's token in its environment, plus any process found a member before that is
+    still the same process (its start time): a killed process loses its environment early in its exit, and a
+    box's daemon, killed as its box's PID 1 ended, was found by a search of the host still exiting after `judge
+    run` returned. The kill waits for it too.
     """
 
     first_pid: int
     forks_before: int
     token: str
+    _seen: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # pid -> its start time
 
     def candidates(self) -> list[int]:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
@@ -91,12 +97,14 @@ class Spawned:
                 continue  # it exited since the listing; any other failure (no descriptor left) is the judge's
             stats[pid] = text[text.rindex(b")") + 2 :].split()
         members = {self.first_pid} & stats.keys()
+        members |= {pid for pid, started in self._seen.items() if pid in stats and stats[pid][START_TIME] == started}
         growing = True
         while growing:  # descendants: a parent's pid is not always below its child's once pids wrap
             found = {pid for pid, fields in stats.items() if pid not in members and int(fields[1]) in members}
             members |= found
             growing = bool(found)
         members |= {pid for pid in stats.keys() - members if self._has_token(pid)}
+        self._seen.update({pid: stats[pid][START_TIME] for pid in members})
         return {pid: stats[pid] for pid in members}
 
     def usage(self) -> tuple[float, int]:
