@@ -30,6 +30,15 @@ def frozen_capable_group() -> Iterator[run_group.RunGroup]:
     group.remove()
 
 
+@pytest.fixture
+def any_group() -> Iterator[run_group.RunGroup]:
+    group = cgroups.create(64 * MIB, 8)
+    if group is None:
+        pytest.skip("needs a cgroup hierarchy this process can make groups in")
+    yield group
+    group.remove()
+
+
 def _zombie_in(group: run_group.RunGroup) -> int:
     """A child that joins `group` and exits, left unreaped: pids.current still counts it, cgroup.procs no
     longer lists it."""
@@ -77,33 +86,23 @@ def _lingering(monkeypatch: pytest.MonkeyPatch, group: run_group.RunGroup, looks
     return kills
 
 
-def test_a_killed_group_is_waited_for_until_it_lists_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_killed_group_is_waited_for_until_it_lists_no_process(
+    any_group: run_group.RunGroup, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Under load a killed process can wait long for a CPU to die on: kill_all waits for it, looking again and
     again (the wait once ended at a hundred looks)."""
-    group = cgroups.create(64 * MIB, 8)
-    if group is None:
-        pytest.skip("needs a cgroup hierarchy this process can make groups in")
-    try:
-        kills = _lingering(monkeypatch, group, 500)
-        group.kill_all()
-        assert len(kills) == 500
-    finally:
-        monkeypatch.undo()
-        group.remove()
+    kills = _lingering(monkeypatch, any_group, 500)
+    any_group.kill_all()
+    assert len(kills) == 500
 
 
-def test_a_process_that_never_dies_does_not_hold_the_judge_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
-    group = cgroups.create(64 * MIB, 8)
-    if group is None:
-        pytest.skip("needs a cgroup hierarchy this process can make groups in")
-    try:
-        monkeypatch.setattr(run_group, "KILLED_SECONDS", 0.05)
-        kills = _lingering(monkeypatch, group, None)
-        group.kill_all()
-        assert kills
-    finally:
-        monkeypatch.undo()
-        group.remove()
+def test_a_process_that_never_dies_does_not_hold_the_judge_for_ever(
+    any_group: run_group.RunGroup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run_group, "KILLED_SECONDS", 0.05)
+    kills = _lingering(monkeypatch, any_group, None)
+    any_group.kill_all()
+    assert kills
 
 
 def test_the_sweep_removes_only_groups_whose_judge_is_gone_in_its_own_pid_namespace() -> None:

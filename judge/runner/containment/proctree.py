@@ -73,7 +73,7 @@ class Spawned:
     first_pid: int
     forks_before: int
     token: str
-    _seen: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # pid -> its start time
+    _seen: dict[int, bytes] = field(default_factory=dict, init=False, compare=False, repr=False)  # pid -> start time
 
     def candidates(self) -> list[int]:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
