@@ -25,8 +25,8 @@ two figures that other jobs on the machine disturb far less than wall time (targ
   into death, as voluntary: a program that never sleeps reads 0 of its own, and its parent 1 for it, measured;
   no one wakes it), against the bare loop's, counted alike (its parent waits for the vfork, the exit, the pipes).
 The first is split in two, to tell the judge's own work from a program that runs slower in the judge than in
-the bare loop: the program's CPU as the judge charged it (every `execute.run`'s `RunStats.cpu_seconds`, the
-control group's count where there is one, recorded by wrapping `execute.run` for the judging) against the bare
+the bare loop: the program's CPU as the judge charged it (every finished run's `RunStats.cpu_seconds`, the
+control group's count where there is one, recorded by wrapping `execute.PendingRun.finish`) against the bare
 loop's program CPU, and everything else the judge's processes spent.
 
 "Per test" for the judge is the issue's definition, (T(N) - T(1)) / (N - 1): the fixed cost of one submission
@@ -178,25 +178,26 @@ def time_bare(problem: Problem, workload: Workload) -> dict[str, float]:
 
 @dataclass
 class ChargedCpu:
-    """The CPU seconds the judge charged to the programs it ran (`RunStats.cpu_seconds` of every `execute.run`)
-    while `recording`: the program's own CPU inside the judge, which the bare loop's children CPU is compared with."""
+    """The CPU seconds the judge charged to the programs it ran (`RunStats.cpu_seconds` of every finished run,
+    `execute.PendingRun.finish`) while `recording`: the program's own CPU inside the judge, which the bare loop's
+    children CPU is compared with."""
 
     seconds: float = 0.0
 
     @contextmanager
     def recording(self) -> Iterator[None]:
-        real = execute.run
+        real = execute.PendingRun.finish
 
-        def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
-            stats = real(*args, **kwargs)
+        def recorded(run: execute.PendingRun) -> execute.RunStats:
+            stats = real(run)
             self.seconds += stats.cpu_seconds
             return stats
 
-        execute.run = recorded  # type: ignore[assignment]  # every caller calls it through the module
+        execute.PendingRun.finish = recorded  # type: ignore[method-assign]  # every run of the judging ends here
         try:
             yield
         finally:
-            execute.run = real  # type: ignore[assignment]
+            execute.PendingRun.finish = real  # type: ignore[method-assign]
 
 
 FAILURES: list[str] = []

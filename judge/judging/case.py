@@ -17,6 +17,7 @@ from judge.errors import JudgeFailure
 from judge.judging import measuring
 from judge.judging.failures import JUDGE_FAILURES, reason
 from judge.judging.results import CaseResult
+from judge.judging.run_ahead import RunAhead
 from judge.judging.setup import JudgingSetup
 from judge.problems.model import TestCase
 from judge.runner import execute
@@ -27,10 +28,11 @@ DIFF_LINES = 12
 HIDDEN_DIFF_BYTES = 64 * 1024
 
 
-def judge_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
-    """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line."""
+def judge_case(setup: JudgingSetup, test: TestCase, ahead: RunAhead | None = None) -> CaseResult:
+    """The boundary: whatever fails around this case on the judge's side is this case's JE, with one line.
+    `ahead`: the submission's runs, the next test's begun while this one goes on (run_ahead.py)."""
     try:
-        return _run_case(setup, test)
+        return _run_case(setup, test, ahead)
     except JUDGE_FAILURES as error:
         return CaseResult(
             name=test.name,
@@ -43,19 +45,31 @@ def judge_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         )
 
 
-def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Classification | None, Path]:
+def run_test(
+    setup: JudgingSetup, test: TestCase, ahead: RunAhead | None = None
+) -> tuple[dict[str, Any], Classification | None, Path]:
     """Run the program on one test without checking: what was measured, the verdict it earned before any checker
     (None when it exited cleanly), and the file holding its stdout. Run again where its time cannot be trusted
-    yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked."""
+    yet (measuring.py): then every run's CPU time is kept, and the deciding run's output is the one checked.
+    `ahead`: the run begun for it ahead, if any, and the next test's begun behind it (run_ahead.py)."""
     language = setup.program.toolchain.language
-    spec = setup.run_spec(test.input_path)
-    limits = measuring.stopping_limits(setup.limits, ())
-    runs = [execute.run(spec, limits, setup.containment, setup.starter, setup.outputs, setup.give_way_at)]
+    if ahead is not None:
+        first = ahead.begin(test)
+    else:
+        limits = measuring.stopping_limits(setup.limits, ())
+        first = execute.begin(
+            setup.run_spec(test.input_path), limits, setup.containment, setup.starter, setup.outputs, setup.give_way_at
+        )
+    spec = first.spec
+    runs = [first.finish()]
     outputs = [spec.stdout_path]
     while measuring.wants_another_run(runs, setup.limits):
+        if ahead is not None:
+            ahead.drop()  # it would start before this test's next run
         outputs[-1] = spec.stdout_path.rename(spec.stdout_path.with_name(f"{spec.stdout_path.name}.{len(runs)}"))
         stopping = measuring.stopping_limits(setup.limits, runs)
-        runs.append(execute.run(spec, stopping, setup.containment, setup.starter, setup.outputs, setup.give_way_at))
+        again = execute.begin(spec, stopping, setup.containment, setup.starter, setup.outputs, setup.give_way_at)
+        runs.append(again.finish())
         outputs.append(spec.stdout_path)
     verdict_from = measuring.measured(runs, setup.limits)
     decides = verdict_from.decides
@@ -77,12 +91,12 @@ def run_test(setup: JudgingSetup, test: TestCase) -> tuple[dict[str, Any], Class
     return measured, classify(stats, setup.limits, language.memory_errors), spec.stdout_path
 
 
-def _run_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
+def _run_case(setup: JudgingSetup, test: TestCase, ahead: RunAhead | None) -> CaseResult:
     if setup.problem.interactive:
         return _interactive_case(setup, test)
     if setup.problem.passes > 1:
         return _multi_pass_case(setup, test)
-    measured, failure, output_path = run_test(setup, test)
+    measured, failure, output_path = run_test(setup, test, ahead)
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = _output(setup, output_path)

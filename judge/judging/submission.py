@@ -17,6 +17,7 @@ from judge.judging.case import judge_case
 from judge.judging.failures import JUDGE_FAILURES, as_failure
 from judge.judging.hints import hints_for
 from judge.judging.results import CaseListener, CaseResult, SubmissionHeader, SubmissionResult, overall_verdict
+from judge.judging.run_ahead import run_ahead
 from judge.judging.setup import JudgingSetup, set_up, tests_started
 from judge.languages.sources import SourceFiles
 from judge.options import RunOptions
@@ -68,16 +69,17 @@ def _judge_tests(
         cases: list[CaseResult] = []
         not_run: list[str] = []
         tests = setup.problem.tests
-        for number, test in enumerate(tests, start=1):
-            if scoring is not None and test.name in scoring.skipped_by_break(
-                {case.name: case.verdict for case in cases}
-            ):
-                continue
-            cases.append(judge_case(started, test))
-            listener.judged(cases[-1])
-            if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
-                not_run = [later.name for later in tests[number:]]
-                break
+        with run_ahead(started, tests) as ahead:
+            for number, test in enumerate(tests, start=1):
+                if scoring is not None and test.name in scoring.skipped_by_break(
+                    {case.name: case.verdict for case in cases}
+                ):
+                    continue
+                cases.append(judge_case(started, test, ahead))
+                listener.judged(cases[-1])
+                if options.fail_fast and scoring is None and cases[-1].verdict is not Verdict.AC:
+                    not_run = [later.name for later in tests[number:]]
+                    break
     return _scored(setup, header.result(overall_verdict(cases), cases, compiled.message, not_run))
 
 

@@ -27,6 +27,7 @@ import enum
 import os
 import signal
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,31 +99,136 @@ class RunSpec:
     pipes). `run` owns them: it closes the judge's copies once the child has started."""
 
 
-def run(
+def run(spec: RunSpec, limits: Limits, containment: Containment) -> RunStats:
+    """Start `spec.argv` under `limits` by a fork of the judge, wait for it or kill it, clean up every process,
+    return the facts (a compile, a checker, a validator: one run). `containment` is the one the command chose
+    (passed down, never picked here). A submission's tests use `begin`."""
+    return begin(spec, limits, containment).finish()
+
+
+def begin(
     spec: RunSpec,
     limits: Limits,
     containment: Containment,
     starter: Starter | None = None,
     kept: KeptOutputs | None = None,
     give_way_at: float | None = None,
-) -> RunStats:
-    """Start `spec.argv` under `limits`, wait for it or kill it, clean up every process, return the facts.
-    `containment` is the one the command chose (passed down, never picked here); `starter` defaults to a fork
-    of the judge; `kept`: the output files of the run before, to empty and use again (else new ones);
-    `give_way_at`: the moment (time.monotonic) from which the run's processes run at a lower CPU priority, its
-    judging gone slow (containment/priority.py), None: never."""
+) -> PendingRun:
+    """A run up to its start: its files, its containment, and its start; `PendingRun.finish` watches it, kills
+    what is left and returns the facts (or `cancel` stops it). `starter` defaults to a fork of the judge; `kept`:
+    the output files of the run before, to empty and use again (else new ones); `give_way_at`: the moment
+    (time.monotonic) from which the run's processes run at a lower CPU priority, its judging gone slow
+    (containment/priority.py), None: never. A starter that queues runs (`Starter.queues`) starts it only after
+    those begun before it have ended: so the next test's run can be begun while one goes on."""
     # The files first: emptying the output files (or making them anew) frees the earlier run's pages, so what it
     # wrote is no longer charged to a control group reused from run to run when its counters are read.
     paths, pipes = (spec.stdin_path, spec.stdout_path, spec.stderr_path), (spec.stdin_fd, spec.stdout_fd)
-    with RunFiles(paths, pipes, kept) as files:
+    held = ExitStack()  # what the run holds open until `PendingRun.finish` (or `cancel`) closes it
+    try:
+        files = held.enter_context(RunFiles(paths, pipes, kept))
         contained = containment.open(limits.memory_mib, limits.max_processes)
+        held.callback(contained.close)  # also when interrupted: a control group must not outlive its run
+        schedule = LookSchedule(limits, os.cpu_count(), not containment.uses_groups, give_way_at)
+        starter = starter or Spawner(spec.syscall_filter)
+        begun = time.monotonic()
         try:
-            schedule = LookSchedule(limits, os.cpu_count(), not containment.uses_groups, give_way_at)
-            stats = _run(spec, schedule, files, contained, starter or Spawner(spec.syscall_filter))
-            files.reusable = contained.emptied()
-            return stats
+            child = starter.start(
+                spec.argv,
+                spec.cwd,
+                {**spec.env, RUN_TOKEN_VARIABLE: contained.contained.token},
+                Files(files.stdin, files.stdout, files.stderr),
+                contained.contained,
+                run_limits(limits, contained.contained.guards, spec.limit_address_space),
+            )
+            # From the exec on: a launcher still emptying the box after the test before is no one's wall time.
+            started = time.monotonic()
         finally:
-            contained.close()  # also when interrupted: a control group must not outlive its run
+            files.child_started()
+        contained.started(child.pid)
+        if schedule.give_way_at is not None and started >= schedule.give_way_at:
+            contained.give_way()  # its judging is slow already: from its first instruction on
+        return PendingRun(spec, schedule, files, contained, starter, child, begun, started, held)
+    except BaseException:
+        held.close()
+        raise
+
+
+@dataclass(frozen=True)
+class PendingRun:
+    """A run begun (`begin`): what `finish` needs to watch it, kill what is left and read the facts, and what it
+    holds open until then (its files and containment, `held`)."""
+
+    spec: RunSpec
+    schedule: LookSchedule
+    files: RunFiles
+    contained: Run
+    starter: Starter
+    child: Started
+    begun: float
+    started: float
+    held: ExitStack
+
+    def finish(self) -> RunStats:
+        """Watch the run to its end (or a limit), kill every process it left, return the facts."""
+        with self.held:
+            stats = self._finish()
+            self.files.reusable = self.contained.emptied()
+            return stats
+
+    def cancel(self) -> None:
+        """Stop the run, whatever it has done, and everything it started: it is not wanted (begun ahead for a
+        test the judging no longer runs). Nothing of it is read."""
+        with self.held:
+            try:
+                self.child.cancel()
+            finally:
+                self.contained.kill()
+            self.files.reusable = self.contained.emptied()
+
+    def _finish(self) -> RunStats:
+        spec, files, contained = self.spec, self.files, self.contained
+        limits = self.schedule.limits
+        child = self.child
+        # Begun behind a run that went on: it started no sooner than that one was seen to end.
+        started = max(self.started, child.queued_until or 0.0)
+        try:
+            exited, tripped, stopped_at, waited = _watch(child, contained, self.schedule, self.begun, started)
+        finally:
+            contained.kill()
+            if child.pid is not None:
+                kill_process_group(child.pid)
+        if exited.started_at is not None:  # within what the judge saw, whatever the starter's clock says
+            started = min(max(started, exited.started_at), time.monotonic())
+        wall = time.monotonic() - started
+        outcome = contained.outcome(exited.cpu_seconds, exited.maxrss_bytes, self.starter.starter_rss)
+        # Refused forks first, whatever else stopped the run: they are its cause, and only they are the same on
+        # every kernel. A fork refused at the pids limit has already been charged its kernel memory on Linux 6.18,
+        # so a fork bomb fills the memory limit with them (a static C one: 64 MiB in 0.1-0.5 s, then the kernel's
+        # OOM kill); on 6.1 a refused fork costs nothing and the same bomb runs into the CPU limit. Either way: RE.
+        if outcome.hit_process_limit and tripped is not Tripped.OUTPUT:
+            tripped = Tripped.PROCESSES
+        if tripped is None and outcome.hit_memory_limit:
+            tripped = Tripped.MEMORY
+        output_bytes = limits.output_mib * MIB
+        stdout_size = 0 if spec.stdout_fd is not None else files.size(files.stdout)  # a pipe keeps nothing
+        stderr_size = files.size(files.stderr)
+        files.require_room(output_bytes + 1)  # RLIMIT_FSIZE lets each file grow to the limit + 1
+        if tripped is None and max(stdout_size, stderr_size) > output_bytes:
+            tripped = Tripped.OUTPUT
+        exit_code, killed_by = _decode_status(exited.status, spec.signals_as_exit_codes)
+        return RunStats(
+            cpu_seconds=outcome.cpu_seconds,
+            wall_seconds=wall,
+            peak_bytes=outcome.peak_bytes,
+            exit_code=exit_code,
+            signal=killed_by,
+            tripped=tripped,
+            stdout_bytes=stdout_size,
+            stderr_bytes=stderr_size,
+            stderr_tail=files.stderr_tail(),
+            stopped_at=stopped_at,
+            waiting_seconds=waited,
+        )
 
 
 def run_limits(limits: Limits, guards: Guards, limit_address_space: bool) -> RunLimits:
@@ -134,65 +240,6 @@ def run_limits(limits: Limits, guards: Guards, limit_address_space: bool) -> Run
         memory_bytes=limits.memory_mib * MIB,
         limit_address_space=limit_address_space and guards.limit_address_space,
         max_tasks=guards.max_tasks,
-    )
-
-
-def _run(spec: RunSpec, schedule: LookSchedule, files: RunFiles, contained: Run, starter: Starter) -> RunStats:
-    limits = schedule.limits
-    output_bytes = limits.output_mib * MIB
-    begun = time.monotonic()
-    try:
-        child = starter.start(
-            spec.argv,
-            spec.cwd,
-            {**spec.env, RUN_TOKEN_VARIABLE: contained.contained.token},
-            Files(files.stdin, files.stdout, files.stderr),
-            contained.contained,
-            run_limits(limits, contained.contained.guards, spec.limit_address_space),
-        )
-        # From the exec on: a launcher still emptying the box after the test before is no one's wall time.
-        started = time.monotonic()
-    finally:
-        files.child_started()
-    contained.started(child.pid)
-    if schedule.give_way_at is not None and started >= schedule.give_way_at:
-        contained.give_way()  # its judging is slow already: from its first instruction on
-    try:
-        exited, tripped, stopped_at, waited = _watch(child, contained, schedule, begun, started)
-    finally:
-        contained.kill()
-        if child.pid is not None:
-            kill_process_group(child.pid)
-    if exited.started_at is not None:  # within what the judge saw, whatever the starter's clock says
-        started = min(max(started, exited.started_at), time.monotonic())
-    wall = time.monotonic() - started
-    outcome = contained.outcome(exited.cpu_seconds, exited.maxrss_bytes, starter.starter_rss)
-    # Refused forks first, whatever else stopped the run: they are its cause, and only they are the same on every
-    # kernel. A fork refused at the pids limit has already been charged its kernel memory on Linux 6.18, so a
-    # fork bomb fills the memory limit with them (a static C one: 64 MiB in 0.1-0.5 s, then the kernel's OOM
-    # kill); on 6.1 a refused fork costs nothing and the same bomb runs into the CPU limit. Either way: RE.
-    if outcome.hit_process_limit and tripped is not Tripped.OUTPUT:
-        tripped = Tripped.PROCESSES
-    if tripped is None and outcome.hit_memory_limit:
-        tripped = Tripped.MEMORY
-    stdout_size = 0 if spec.stdout_fd is not None else files.size(files.stdout)  # a pipe keeps nothing
-    stderr_size = files.size(files.stderr)
-    files.require_room(output_bytes + 1)  # RLIMIT_FSIZE lets each file grow to the limit + 1
-    if tripped is None and max(stdout_size, stderr_size) > output_bytes:
-        tripped = Tripped.OUTPUT
-    exit_code, killed_by = _decode_status(exited.status, spec.signals_as_exit_codes)
-    return RunStats(
-        cpu_seconds=outcome.cpu_seconds,
-        wall_seconds=wall,
-        peak_bytes=outcome.peak_bytes,
-        exit_code=exit_code,
-        signal=killed_by,
-        tripped=tripped,
-        stdout_bytes=stdout_size,
-        stderr_bytes=stderr_size,
-        stderr_tail=files.stderr_tail(),
-        stopped_at=stopped_at,
-        waiting_seconds=waited,
     )
 
 

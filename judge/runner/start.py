@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import resource
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -83,8 +84,16 @@ class Started(Protocol):
     @property
     def pid(self) -> int | None: ...
 
+    @property
+    def queued_until(self) -> float | None:
+        """Where it was sent behind runs not ended yet (`Starter.queues`), when (time.monotonic) the last of them
+        was seen to end: it started no sooner. None: it started at once, or they are still going."""
+
     def wait(self, timeout: float) -> Exited | None:
         """How it ended, or None if it is still running after `timeout` seconds."""
+
+    def cancel(self) -> None:
+        """Stop it and wait for its end, whatever it is: its judging stopped (it was sent ahead)."""
 
 
 class Starter(Protocol):
@@ -104,6 +113,11 @@ class Starter(Protocol):
         self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits
     ) -> Started:
         """Start the run; `files` stay open until it has ended (a warm box may start it again in a fresh box)."""
+
+    def queues(self, contained: Contained) -> bool:
+        """Whether a start in `contained` only queues the run behind those started before and not ended yet, one
+        at a time (a launcher), so the next test's run may be started while this one goes on; False where a start
+        starts at once (a fork of the judge: two runs would then compete for the CPUs)."""
 
 
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
@@ -142,10 +156,19 @@ class _Child:
     """
 
     process: subprocess.Popen[bytes]
+    queued_until: float | None = None  # never queued: started at once
 
     @property
     def pid(self) -> int:
         return self.process.pid
+
+    def cancel(self) -> None:
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.wait(EXIT_REPORT_SECONDS) is None:
+            raise JudgeFailure(f"a run did not end {EXIT_REPORT_SECONDS:.0f} s after it was killed")
 
     def wait(self, timeout: float) -> Exited | None:
         if hasattr(os, "pidfd_open"):
@@ -179,6 +202,9 @@ class Spawner:
     @property
     def starter_rss(self) -> int:
         return _own_rss() if sys.platform.startswith("linux") else 0
+
+    def queues(self, contained: Contained) -> bool:
+        return False
 
     def start(
         self, argv: list[str], cwd: Path, env: dict[str, str], files: Files, contained: Contained, limits: RunLimits

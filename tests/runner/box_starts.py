@@ -50,7 +50,7 @@ def judge_boxes(boxes: int, tests: int) -> dict:
                     for _ in range(tests):
                         done += 1
                         try:
-                            stats = execute.run(spec, LIMITS, runs, starter)
+                            stats = execute.begin(spec, LIMITS, runs, starter).finish()
                         except JUDGE_FAILURES as error:
                             ended["je"].append(reason(error))
                             continue

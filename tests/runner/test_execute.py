@@ -218,15 +218,40 @@ def test_a_reused_group_left_holding_a_files_cache_is_replaced(tmp_path):
 
     with choose_containment("cgroup").for_runs(limits.memory_mib, limits.max_processes) as runs:
         assert execute.run(spec("pass"), limits, runs).exit_code == 0
-        first_group = runs.group
+        (first_group,) = runs.idle
         assert execute.run(spec("pass"), limits, runs).exit_code == 0
-        assert runs.group is first_group  # a run that keeps nothing leaves the group as good as fresh
+        assert runs.idle == [first_group]  # a run that keeps nothing leaves the group as good as fresh
         assert execute.run(spec(write), limits, runs).exit_code == 0
         stats = execute.run(spec("pass"), limits, runs)
         assert (stats.exit_code, stats.tripped) == (0, None)
-        assert runs.group is not first_group
+        assert len(runs.idle) == 1 and runs.idle[0] is not first_group
         assert stats.peak_bytes < 8 * 2**20, stats
-    assert runs.group is None  # removed with the block
+    assert runs.idle == []  # removed with the block
+
+
+@pytest.mark.skipif(cgroups.probe() != "cgroup v1", reason="a control group is reused from run to run on v1 only")
+def test_two_runs_at_once_each_reuse_a_group_of_their_own(tmp_path):
+    """A test's run and the next test's, begun while it goes on (judge/judging/run_ahead.py), are in two groups,
+    and both are used again by the next two; a third at once gets a fresh group, removed after it."""
+    stdin = tmp_path / "empty.in"
+    stdin.touch()
+    limits = Limits(time_seconds=5, wall_seconds=10, memory_mib=256, output_mib=1)
+
+    def spec(name: str) -> execute.RunSpec:
+        return execute.RunSpec(argv=[sys.executable, "-I", "-S", "-c", "pass"], cwd=tmp_path, stdin_path=stdin,
+                               stdout_path=tmp_path / f"{name}.out", stderr_path=tmp_path / f"{name}.err",
+                               env={"PATH": "/usr/bin:/bin"}, limit_address_space=False)
+
+    with choose_containment("cgroup").for_runs(limits.memory_mib, limits.max_processes) as runs:
+        pending = [execute.begin(spec(name), limits, runs) for name in ("a", "b", "c")]
+        groups = [run.contained.group for run in pending]
+        assert len({id(group) for group in groups}) == 3
+        assert [run.finish().exit_code for run in pending] == [0, 0, 0]
+        assert runs.idle == groups[:2]  # the third was not kept
+        again = [execute.begin(spec(name), limits, runs) for name in ("a", "b")]
+        assert {id(run.contained.group) for run in again} == {id(group) for group in groups[:2]}
+        assert [run.finish().exit_code for run in again] == [0, 0]
+    assert runs.idle == []
 
 
 def test_printing_twice_the_output_limit_is_ole(make_problem, sandbox, judge):

@@ -126,7 +126,7 @@ def run(tmp_path: Path, containment: str, give_way_at: float | None) -> tuple[ex
     spec = execute.RunSpec(argv=[sys.executable, "-S", str(program)], cwd=tmp_path, stdin_path=stdin,
                            stdout_path=tmp_path / "out", stderr_path=tmp_path / "err",
                            env={"PATH": "/usr/bin:/bin"}, limit_address_space=False)
-    stats = execute.run(spec, LIMITS, choose_containment(containment), give_way_at=give_way_at)
+    stats = execute.begin(spec, LIMITS, choose_containment(containment), give_way_at=give_way_at).finish()
     return stats, (tmp_path / "out").read_text()
 
 

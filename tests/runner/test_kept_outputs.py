@@ -27,7 +27,7 @@ def spec(folder: Path, code: str) -> execute.RunSpec:
 
 
 def run(folder: Path, code: str, containment: str, kept: execute.KeptOutputs) -> execute.RunStats:
-    stats = execute.run(spec(folder, code), LIMITS, choose_containment(containment), kept=kept)
+    stats = execute.begin(spec(folder, code), LIMITS, choose_containment(containment), kept=kept).finish()
     assert (stats.exit_code, stats.tripped) == (0, None), stats
     return stats
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from judge.runner.containment import cgroups, priority, run_group, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
 from judge.runner.limits import MIB
 
 RESIDUE_LIMIT_BYTES = 4 * MIB  # what a reused control group may keep charged from earlier runs (see _ReusedGroup)
+REUSED_GROUPS = 2  # a run and the next test's, begun while it goes on
 
 
 @dataclass
@@ -114,8 +115,9 @@ class CgroupContainment:
 
 @dataclass
 class _ReusedGroup:
-    """One cgroup v1 group for a submission's tests, run after run: a fresh group costs about 0.8 ms per test
-    (four folders made and removed, their limits written, their files opened).
+    """Cgroup v1 groups for a submission's tests, used run after run: a fresh group costs about 0.8 ms per test
+    (four folders made and removed, their limits written, their files opened). Up to REUSED_GROUPS of them, as
+    many as runs go on at once (the next test's begun while one goes on: runner/execute.py's `begin`).
 
     Each run still counts and gets what a fresh group would give it. Before it starts, the group's counters
     are read and the run is what they count after (CPU time, refused charges and forks); its peak starts again
@@ -129,8 +131,8 @@ class _ReusedGroup:
     fresh: CgroupContainment
     memory_bytes: int
     max_processes: int
-    group: run_group.RunGroup | None = None
-    busy: bool = False
+    idle: list[run_group.RunGroup] = field(default_factory=list)  # groups no run is in, to use again
+    busy: int = 0  # groups a run is in now
     uses_groups: bool = True
 
     @property
@@ -148,24 +150,28 @@ class _ReusedGroup:
         yield self
 
     def open(self, memory_mib: int, max_processes: int) -> Run:
-        if self.busy or (memory_mib * MIB, max_processes) != (self.memory_bytes, self.max_processes):
+        other_limits = (memory_mib * MIB, max_processes) != (self.memory_bytes, self.max_processes)
+        if other_limits or (not self.idle and self.busy >= REUSED_GROUPS):
             return self.fresh.open(memory_mib, max_processes)
-        before = self.group.counters() if self.group is not None else None
-        if self.group is None or before is None or before.charged_bytes > RESIDUE_LIMIT_BYTES:
-            self.close()
-            self.group = self.fresh.new_group(self.memory_bytes, self.max_processes)
+        group = self.idle.pop() if self.idle else None
+        before = group.counters() if group is not None else None
+        if group is None or before is None or before.charged_bytes > RESIDUE_LIMIT_BYTES:
+            if group is not None:
+                group.remove()
+            group = self.fresh.new_group(self.memory_bytes, self.max_processes)
             before = run_group.NOTHING_COUNTED
         else:
-            self.group.set_memory_limit(self.memory_bytes + before.charged_bytes)
-        self.busy = True
-        return self.fresh.run_in(self.group, before, self._release, reused=True)
+            group.set_memory_limit(self.memory_bytes + before.charged_bytes)
+        self.busy += 1
+        return self.fresh.run_in(group, before, self._release, reused=True)
 
     def _release(self, group: run_group.RunGroup) -> None:
-        self.busy = False
-        if not group.is_empty():
-            self.close()
+        self.busy -= 1
+        if group.is_empty():
+            self.idle.append(group)
+        else:
+            group.remove()
 
     def close(self) -> None:
-        if self.group is not None:
-            self.group.remove()
-            self.group = None
+        while self.idle:
+            self.idle.pop().remove()

@@ -32,7 +32,8 @@ LAUNCHER_START_SECONDS = 30.0
 # The judge package: the launcher is imported as judge.runner.launcher.server from the folder that holds it.
 JUDGE_PACKAGE = Path(server.__file__).parents[2]
 _BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; s.main(int(sys.argv[2]))"
+    "import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; "
+    "s.main(int(sys.argv[2]), int(sys.argv[3]))"
 )
 
 
@@ -47,27 +48,38 @@ class _Request:
     contained: Contained
 
 
-@dataclass
+@dataclass(eq=False)  # one run is one run, whatever it asks for
 class _Launched:
     """A run started by the launcher: it reports the exit on the socket. Where a start is not answered (in a box,
     in a control group: `Launcher.answers_pid`), an answer before the exit says the run did not start
-    (`Launcher.not_started`)."""
+    (`Launcher.not_started`), and a run may be sent while an earlier one goes on (`Launcher.queues`): the
+    launcher starts it once that one has ended, and answers runs in the order sent, so each is waited for in
+    that order."""
 
     pid: int | None
     launcher: Launcher
     request: _Request
+    seq: int = 0  # what the launcher knows it by (a `drop` names it)
+    queued_until: float | None = None
+    """When (time.monotonic) the run sent before it was answered for the last time, where it was sent behind
+    one: it started no sooner (None: it was not, or that run is not answered yet)."""
 
     def wait(self, timeout: float) -> Exited | None:
         deadline = time.monotonic() + timeout
         while select.select([self.launcher.sock], [], [], max(0.0, deadline - time.monotonic()))[0]:
             report, _ = server.receive(self.launcher.sock)
             if "status" in report:
+                self.launcher.answered(self)
                 cpu, maxrss = float(report["cpu"]), int(report["maxrss"])
                 return Exited(int(report["status"]), cpu, maxrss, report.get("started"))
             if self.pid is not None or not report:
                 raise JudgeFailure(f"the launcher stopped during a run: {report or 'it closed its socket'}")
-            self.launcher.not_started(report, self.request)  # started again, in a fresh box
+            self.launcher.not_started(report, self)  # started again, in a fresh box
         return None
+
+    def cancel(self) -> None:
+        """The run is not wanted (it was sent ahead, and the judging stopped): `Launcher.drop`."""
+        self.launcher.drop(self)
 
 
 @dataclass(frozen=True)
@@ -113,13 +125,16 @@ class Launcher:
             "filter": syscall_filter.program.hex() if syscall_filter else None,
             "syscall": syscall_filter.syscall_number if syscall_filter else 0,
         }
+        self._unanswered: list[_Launched] = []  # runs sent and not yet answered for the last time, oldest first
+        self._sent = 0  # runs sent so far: the `seq` of the last
         self._open()
 
     def _open(self) -> None:
         """Start a launcher and send it `setup`; its answer is awaited by the first run (`_set_up`)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._sock = ours
-        command = [*self._command, str(theirs.fileno())]  # the launcher's socket: the last argument
+        control, their_control = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock, self._control = ours, control
+        command = [*self._command, str(theirs.fileno()), str(their_control.fileno())]  # its sockets: the last two
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 -- open while the launcher lives; what it says if it cannot start
         try:
             self._process = start_process(
@@ -128,10 +143,11 @@ class Launcher:
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr,
                 cwd=self._cwd,
-                pass_fds=(theirs.fileno(),),
+                pass_fds=(theirs.fileno(), their_control.fileno()),
             )
         finally:
             theirs.close()
+            their_control.close()
         with ExitStack() as home:
             descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in self._home_join_files]
             try:
@@ -181,21 +197,49 @@ class Launcher:
             self._replace(answer)
             answer = self._ask_to_start(request)
         if "sent" in answer:
-            return _Launched(None, self, request)
+            launched = _Launched(None, self, request, int(answer["seq"]))
+            self._unanswered.append(launched)
+            return launched
         if "pid" not in answer:
             raise self._could_not_start(request, answer)
         return _Launched(int(answer["pid"]), self, request)
 
-    def not_started(self, answer: dict, request: _Request) -> None:
-        """Where a start is not answered: the launcher answered `request` before the run's end, so it did not
-        start it. Started again in a fresh box if this one could not be reset (as `start` does); else the
-        judge's failure."""
+    def queues(self, contained: Contained) -> bool:
+        """Whether a start only sends the run, started once the runs sent before it have ended (where the start
+        is not answered: `answers_pid`): then the next test's run may be sent while this one goes on, and the
+        launcher finds it waiting when it is done with this one, instead of sleeping until the judge has checked
+        the output (one wake-up of the launcher less per test; server.py does not read requests while a run goes
+        on, so sending one then wakes nobody)."""
+        return not self.answers_pid(contained)
+
+    def answered(self, launched: _Launched) -> None:
+        """`launched`, the oldest run sent, was answered for the last time: the next one may start now."""
+        if launched in self._unanswered:
+            self._unanswered.remove(launched)
+        if self._unanswered:
+            self._unanswered[0].queued_until = time.monotonic()
+
+    def not_started(self, answer: dict, launched: _Launched) -> None:
+        """Where a start is not answered: the launcher answered `launched` before the run's end, so it did not
+        start it. Started again in a fresh box if this one could not be reset (as `start` does), with every run
+        sent after it; else the judge's failure."""
         if "unusable" not in answer:
-            raise self._could_not_start(request, answer)
+            self.answered(launched)
+            raise self._could_not_start(launched.request, answer)
         self._replace(answer)
-        again = self._ask_to_start(request)
-        if "sent" not in again:
-            raise self._could_not_start(request, again)
+
+    def drop(self, launched: _Launched) -> None:
+        """Stop `launched`, the oldest run sent and not answered: the launcher drops it if it has not started, or
+        kills it, and answers either way (server.py). A launcher that does not answer is replaced."""
+        try:
+            server.send(self._control, {"drop": launched.seq})
+            answered = select.select([self._sock], [], [], EXIT_REPORT_SECONDS)[0]
+            answer = server.receive(self._sock)[0] if answered else {}
+        except OSError:
+            answer = {}
+        self.answered(launched)
+        if not answer or "unusable" in answer:
+            self._replace(answer or {"gone": "it did not answer a drop"})
 
     def _replace(self, answer: dict) -> None:
         """A fresh launcher (and box) for the next run, after `answer` said this one cannot serve it.
@@ -211,6 +255,11 @@ class Launcher:
             )
         self.close()
         self._open()
+        for launched in self._unanswered:  # in the order sent, as the fresh launcher answers them
+            answer = self._ask_to_start(launched.request)
+            if "sent" not in answer:
+                raise self._could_not_start(launched.request, answer)
+            launched.seq = int(answer["seq"])
 
     @staticmethod
     def _could_not_start(request: _Request, answer: dict) -> JudgeFailure:
@@ -226,8 +275,8 @@ class Launcher:
     def _ask_to_start(self, request: _Request) -> dict:
         """The launcher's answer to a `run` request: `pid`, `error` (the program could not start), `unusable`
         (the box could not be reset after the test before), `gone` (the launcher is), or nothing (no answer).
-        Where no pid is answered (`answers_pid`) a start is not awaited (`sent`): an answer comes only if the
-        run did not start (`_Launched`)."""
+        Where no pid is answered (`answers_pid`) a start is not awaited (`sent`, with the `seq` the run is known
+        by): an answer comes only if the run did not start (`_Launched`)."""
         self._set_up()
         files, contained = request.files, request.contained
         with ExitStack() as joins:
@@ -235,11 +284,13 @@ class Launcher:
             descriptors += contained.join_descriptors or [
                 joins.enter_context(open(path, "wb", buffering=0)).fileno() for path in contained.join_files
             ]
-            message = {"do": "run", "argv": request.argv, "cwd": str(request.cwd), "env": request.env}
+            self._sent += 1
+            message = {"do": "run", "seq": self._sent, "argv": request.argv, "cwd": str(request.cwd)}
+            message["env"] = request.env
             try:
                 server.send(self._sock, message, descriptors)
                 if not self.answers_pid(contained):
-                    return {"sent": True}
+                    return {"sent": True, "seq": self._sent}
                 if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
                     return {}
                 answer, _ = server.receive(self._sock)
@@ -251,6 +302,7 @@ class Launcher:
         """Stop the launcher (and with it its box); also after an interruption. One that never started a run
         (the program did not compile) is killed at once: it holds nothing to clean, and may still be starting."""
         self._sock.close()
+        self._control.close()  # what tells it during a run: it kills the run and leaves
         # Through a pidfd: Popen.wait(timeout) polls with growing sleeps, about 15 ms of every submission.
         pidfd = os.pidfd_open(self._process.pid)
         try:
@@ -270,5 +322,5 @@ class Launcher:
 
 def launcher_command(python: str, code_parent: Path) -> list[str]:
     """The command that starts server.py with `python` (isolated: no site, no user packages) from the judge
-    package in `code_parent` (as the launcher sees it); the descriptor of its socket is added last."""
+    package in `code_parent` (as the launcher sees it); the descriptors of its two sockets are added last."""
     return [python, "-I", "-S", "-c", _BOOT, str(code_parent)]

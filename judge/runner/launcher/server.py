@@ -1,7 +1,7 @@
 """The launcher process: starts each test's program on request, so the judge never forks itself per test.
 
 Started once per submission (by client.py), outside any sandbox or inside a warm bubblewrap box as the box's
-PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its last argument), each a JSON
+PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its argument before last), each a JSON
 message with its open files attached:
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
@@ -26,6 +26,14 @@ message with its open files attached:
   finds nothing.
   A box that could not be reset serves no other test: the next `run` is answered `{"unusable"}` with what
   failed, and the judge starts a fresh box for it.
+- Runs are served in the order they came, one at a time, each answered in turn: the judge sends the next
+  test's `run` while this one goes on. While a run goes on the launcher does not read its requests (one
+  arriving would wake it: one more wake-up per test), only a second socket, the control socket (its descriptor
+  the last argument), on which the judge writes nothing but a `drop` and which it closes when it is gone.
+- `drop` (on the control socket), with a run's `seq` (each `run` has one, counted up by the judge): the judge no
+  longer wants that run (the next test's, after a failure that stops the judging). Running: it is killed and
+  answered as any run; not started yet: it is answered `{"dropped"}` when its turn comes; answered already:
+  nothing is left to do.
 
 In a box it is root without a user namespace (with the few capabilities judge/runner/sandbox.py lists) and each
 run drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over the box's with `hidepid=invisible`
@@ -90,8 +98,9 @@ def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # ty
 class Launcher:
     """The launcher's state: its socket, its home group, and what it empties between tests."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, control: socket.socket) -> None:
         self.sock = sock
+        self.control = control
         self.home: list[int] = []
         self.libc = ctypes.CDLL(None, use_errno=True)
         self.is_box_init = os.getpid() == 1
@@ -101,6 +110,8 @@ class Launcher:
         self.unusable: str | None = None  # why the box could not be reset after a test
         self.program: str | None = None  # the box's program folder, until it is copied in (the first run)
         self.rlimits: list[tuple[int, int, int]] = []  # (resource, soft, hard) of every run
+        self.dropped: set[int] = set()  # the `seq` of runs dropped before their turn came
+        self.served = -1  # the `seq` of the last run started or dropped: a drop of it or of one before is late
 
     def setup(self, request: dict, fds: list[int]) -> dict:
         libc = self.libc
@@ -158,15 +169,15 @@ class Launcher:
         self._await(pid, spawned)
 
     def _await(self, pid: int, spawned: float) -> None:
-        """Wait for the program (or for the judge to go away), then answer with its status and rusage."""
+        """Wait for the program, then answer with its status and rusage. Meanwhile only the control socket is
+        read: a `drop` of this run stops it, the judge going away ends the launcher."""
         pidfd = os.pidfd_open(pid)
         try:
-            ready, _, _ = select.select([pidfd, self.sock.fileno()], [], [])
-            if self.sock.fileno() in ready and pidfd not in ready and not self.sock.recv(1, socket.MSG_PEEK):
-                # The judge is gone: so is its run (in a box, bwrap --die-with-parent ends the rest).
-                _kill_group(pid)
-                self._clean()
-                sys.exit(0)
+            while pidfd not in select.select([pidfd, self.control.fileno()], [], [])[0]:
+                if not self.take_control(pid):  # the judge is gone: so is its run (a box's: --die-with-parent)
+                    _kill_group(pid)
+                    self._clean()
+                    sys.exit(0)
             _, status, usage = os.wait4(pid, 0)
         finally:
             os.close(pidfd)
@@ -174,6 +185,41 @@ class Launcher:
         send(self.sock, {"status": status, "cpu": cpu, "maxrss": usage.ru_maxrss * 1024, "started": spawned})
         # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
         self._clean()
+
+    def take_control(self, running: int | None = None) -> bool:
+        """Read one message of the control socket: a `drop` of the run going on (`running`, its pid) stops it, of
+        a later one marks that one dropped, of an earlier one is late and changes nothing. False: the judge is
+        gone (the socket closed)."""
+        message, _ = receive(self.control)
+        if not message:
+            return False
+        seq = int(message["drop"])
+        if seq > self.served:
+            self.dropped.add(seq)
+        elif seq == self.served and running is not None:
+            self._stop(running)
+        return True
+
+    def dropped_before_start(self, seq: int) -> bool:
+        """Whether the run `seq`, whose turn it is, was dropped: by a `drop` read before (`take_control`) or one
+        already waiting on the control socket (read without waiting: a later one stops the run in `_await`)."""
+        while select.select([self.control.fileno()], [], [], 0)[0] and self.take_control():
+            pass
+        self.served = seq
+        if seq in self.dropped:
+            self.dropped.discard(seq)
+            return True
+        return False
+
+    def _stop(self, pid: int) -> None:
+        """End the run the judge dropped: its session, and in a box every other process of the box (what left the
+        session); outside a box the judge kills the rest of its control group once the run is answered."""
+        _kill_group(pid)
+        if self.is_box_init:
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def _settle_program(self, program: str) -> None:
         """Copy the compiled program into the box (box_init.settle_program): a box that cannot is unusable."""
@@ -355,8 +401,8 @@ def _own_rss() -> int:
         return 0
 
 
-def serve(sock: socket.socket) -> None:
-    launcher = Launcher(sock)
+def serve(sock: socket.socket, control: socket.socket) -> None:
+    launcher = Launcher(sock, control)
     while True:
         request, fds = receive(sock)
         if not request:
@@ -364,15 +410,20 @@ def serve(sock: socket.socket) -> None:
         if request["do"] == "setup":
             send(sock, launcher.setup(request, fds))
         elif request["do"] == "run":
-            launcher.run(request, fds)
+            if launcher.dropped_before_start(int(request["seq"])):
+                for descriptor in fds:
+                    os.close(descriptor)
+                send(sock, {"dropped": True})
+            else:
+                launcher.run(request, fds)
 
 
-def main(descriptor: int) -> None:
-    """The launcher's entry point (client.py starts it with `python -I -S -c`), on its socket."""
+def main(descriptor: int, control: int) -> None:
+    """The launcher's entry point (client.py starts it with `python -I -S -c`), on its socket and control socket."""
     try:
         os.chdir("/")  # see _spawn
         close_inherited()
-        serve(socket.socket(fileno=descriptor))
+        serve(socket.socket(fileno=descriptor), socket.socket(fileno=control))
     except (OSError, ValueError, KeyError) as failure:
         print(f"launcher: {failure}", file=sys.stderr)
         sys.exit(errno.EPROTO)
