@@ -89,3 +89,18 @@ def test_just_under_the_limit_is_marked_near_and_runs_once(tmp_path, make_proble
     assert result.verdict is Verdict.AC, result
     assert counter.read_text().count("ran") == 1
     assert result.cases[0].near_limit_band == NEAR_LIMIT_FLOOR
+
+
+@pytest.mark.parametrize("containment", ["cgroup", "proc"])
+def test_a_test_measured_again_goes_before_the_next_one_begun_ahead(tmp_path, make_problem, submission, containment):
+    """The next test's run, begun while test 1 ran (judge/judging/run_ahead.py), is dropped when test 1 must run
+    again: test 1's runs all come first, and test 2's verdict is from a run after them."""
+    counter = tmp_path / "runs.txt"
+    problem = make_problem({"1": ("1\n", "x\n"), "2": ("2\n", "x\n")}, time_limit=1, language_allowance=False)
+    code = (f"import time\ntest = input()\nwith open({str(counter)!r}, 'a') as runs:\n    runs.write(test + '\\n')\n"
+            "while test == '1' and time.process_time() < 1.01:\n    pass\nprint('x')\n")
+    result = judged(problem, submission(code, "main.py"), containment)
+    assert [case.verdict for case in result.cases] == [Verdict.TLE, Verdict.AC], result
+    assert len(result.cases[0].cpu_runs) == 1 + MOST_EXTRA_RUNS
+    runs = counter.read_text().split()
+    assert runs.count("1") == 1 + MOST_EXTRA_RUNS and runs[-1] == "2", runs
