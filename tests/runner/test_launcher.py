@@ -228,8 +228,8 @@ def test_in_a_control_group_a_run_is_answered_once_at_its_end(tmp_path: Path, mo
 def test_the_launchers_work_before_a_run_is_not_counted_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel adds a task's CPU time to the group it is in when it next counts (when it sleeps, at a tick),
     so the launcher's work since it last did (reading the request: here one made long on purpose) must be
-    counted before it joins the run's group, whose CPU time is the submission's (server.py's
-    `_settle_cpu_time`). Counted there, it would be up to a tick's worth per run: over five runs, far more than
+    counted before it joins the run's group, whose CPU time is the submission's (spawning.py's
+    `settle_cpu_time`). Counted there, it would be up to a tick's worth per run: over five runs, far more than
     a quarter of the reading each."""
     padding = [[number] for number in range(15000)]
     request = json.dumps({"padding": padding})

@@ -67,7 +67,7 @@ class RunGroup:
         """Each of the group's folders' join file, by the first role naming that folder; made at the first run
         (every folder of the group is made by then) and kept, as the group is reused run after run. The folder
         that counts CPU time comes last: a launcher hopping in is charged to the run from that write on
-        (launcher/server.py `_join`), so the writes before it stay the launcher's own."""
+        (launcher/spawning.py `join`), so the writes before it stay the launcher's own."""
         if not self._joins:
             name = "tasks" if self.version == 1 else "cgroup.procs"
             roles: dict[Path, str] = {}

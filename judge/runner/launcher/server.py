@@ -40,10 +40,10 @@ run drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over 
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
 it is (box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
-Only the standard library, box_init.py and own_limits.py (beside it) are imported, all at its start, and the
-packages they are imported through (judge/__init__.py and the runner's and launcher's, docstrings only: none may
-import anything, tests/runner/test_launcher_imports.py checks it). A box sees nothing else, and once the launcher
-has taken it over, not even them. Of the library only what starts fast: the launcher starts while the judge
+Only the standard library, box_init.py, own_limits.py and spawning.py (beside it) are imported, all at its start,
+and the packages they are imported through (judge/__init__.py and the runner's and launcher's, docstrings only:
+none may import anything, tests/runner/test_launcher_imports.py checks it). A box sees nothing else, and once the
+launcher has taken it over, not even them. Of the library only what starts fast: the launcher starts while the judge
 compiles the program, and the first test waits for it.
 """
 
@@ -61,19 +61,14 @@ import select
 import signal
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from judge.runner.launcher import box_init
+from judge.runner.launcher import box_init, spawning
 from judge.runner.launcher.own_limits import PR_SET_NO_NEW_PRIVS, load_filter, lower_limit
 
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
-# Python ignores these; an ignored signal stays ignored across exec, and a run over the output limit must die of
-# SIGXFSZ, a writer to a closed pipe of SIGPIPE (what subprocess's restore_signals does).
-DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
 FIRST_PID_MINUS_ONE = b"1"  # written to ns_last_pid: the next process of the box is PID 2
 
 
@@ -147,10 +142,10 @@ class Launcher:
         try:
             if self.last_pid is not None:
                 os.pwrite(self.last_pid, FIRST_PID_MINUS_ONE, 0)
-            _join(join)
+            spawning.join(join)
             try:
-                with _as_user(self.run_uid):
-                    pid = _spawn(request["argv"], request["cwd"], request["env"], (stdin, stdout, stderr))
+                with spawning.as_user(self.run_uid):
+                    pid = spawning.spawn(request["argv"], request["cwd"], request["env"], (stdin, stdout, stderr))
                 spawned = time.monotonic()
             finally:
                 for descriptor in self.home:
@@ -270,64 +265,6 @@ class Launcher:
                 break
 
 
-def _spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int]) -> int:
-    """Start `argv` in a session of its own with `streams` as its stdin, stdout and stderr, and return its pid.
-
-    posix_spawn is a vfork and exec in glibc, as `subprocess` would do, without importing `subprocess` (about
-    a third of the launcher's start). No other descriptor reaches the run: every one the launcher holds is
-    close-on-exec (`close_inherited`, `receive`). The launcher has one thread, so it steps into `cwd` for the
-    spawn (as the run's uid, as a child would) and back to `/`, where it lives and which every uid may enter. An
-    exec that fails raises OSError here (glibc reports it since 2.24).
-    """
-    program = argv[0] if "/" in argv[0] else _on_path(argv[0], env.get("PATH", os.defpath))
-    os.chdir(cwd)
-    try:
-        return os.posix_spawn(
-            program,
-            argv,
-            env,
-            setsid=True,
-            setsigdef=DEFAULT_SIGNALS,
-            file_actions=[(os.POSIX_SPAWN_DUP2, stream, target) for target, stream in enumerate(streams)],
-        )
-    finally:
-        os.chdir("/")
-
-
-def _join(join: list[int]) -> None:
-    """Move the launcher into a run's group: "0" to each join file but the last, its CPU time settled
-    (`_settle_cpu_time`), then "0" to the last, the folder that counts CPU time (run_group.py orders them so).
-    From that write on, until the vfork's sleep, what the launcher does is charged to the run: the other moves
-    are not (each a cgroup migration; per C test, the run's count over the program's own 0.06-0.07 ms before,
-    0.04-0.05 after, in the warm box; 0.08-0.10 and 0.06 without it, measured)."""
-    for descriptor in join[:-1]:
-        os.write(descriptor, b"0")
-    _settle_cpu_time()
-    for descriptor in join[-1:]:  # none without groups
-        os.write(descriptor, b"0")
-
-
-def _settle_cpu_time() -> None:
-    """Have the kernel count the CPU time the launcher has run since it last did, to the group it is in now.
-
-    The scheduler adds a running task's time to its control groups' counters only now and then (when it
-    sleeps, at a tick, when asked), to the groups the task is in at that moment. Moving into a group does not
-    always count first (not where cgroup v1 mounts cpuacct apart from cpu), so what the launcher did since it
-    woke up (reading the request) would be counted when it next sleeps, in the vfork of the run: to the run's
-    group, and the submission (0.06-0.1 ms per test more than the program's own rusage, measured; up to a
-    tick's worth). Reading its own CPU clock makes the kernel count it here."""
-    time.thread_time()
-
-
-def _on_path(name: str, path: str) -> str:
-    """Where `name` is found on the run's PATH (as execvpe looks), or `name` itself to fail with ENOENT."""
-    for folder in path.split(os.pathsep):
-        candidate = os.path.join(folder or ".", name)
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return name
-
-
 def close_inherited() -> None:
     """Make every descriptor the launcher was started with, but its standard streams, close-on-exec."""
     for name in os.listdir("/proc/self/fd"):
@@ -337,24 +274,6 @@ def close_inherited() -> None:
                 os.set_inheritable(descriptor, False)
             except OSError:
                 pass  # the listing's own descriptor, closed by now
-
-
-@contextmanager
-def _as_user(uid: int | None) -> Iterator[None]:
-    """Start a run as `uid` (None: as the launcher). Real and effective ids switch and the saved ones stay root,
-    so the launcher gets root back afterwards, and the spawn is still a vfork (`user=` of `Popen` would fork
-    the launcher, 1 ms more per test); the exec sets the saved ids too, so the program has no way back to root
-    and, not being root, no capability. The launcher dropped its supplementary groups in `setup`."""
-    if uid is None:
-        yield
-        return
-    os.setresgid(uid, uid, 0)
-    os.setresuid(uid, uid, 0)
-    try:
-        yield
-    finally:
-        os.setresuid(0, 0, 0)
-        os.setresgid(0, 0, 0)
 
 
 def _kill_group(pid: int) -> None:
@@ -421,7 +340,7 @@ def serve(sock: socket.socket, control: socket.socket) -> None:
 def main(descriptor: int, control: int) -> None:
     """The launcher's entry point (client.py starts it with `python -I -S -c`), on its socket and control socket."""
     try:
-        os.chdir("/")  # see _spawn
+        os.chdir("/")  # see spawning.spawn
         close_inherited()
         serve(socket.socket(fileno=descriptor), socket.socket(fileno=control))
     except (OSError, ValueError, KeyError) as failure:

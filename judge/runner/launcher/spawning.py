@@ -1,0 +1,90 @@
+"""Starting one run's program, for the launcher (server.py): into the run's control group, as the run's uid, with
+vfork + exec. Standard library only, like the launcher (tests/runner/test_launcher_imports.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Python ignores these; an ignored signal stays ignored across exec, and a run over the output limit must die of
+# SIGXFSZ, a writer to a closed pipe of SIGPIPE (what subprocess's restore_signals does).
+DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
+
+
+def spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int]) -> int:
+    """Start `argv` in a session of its own with `streams` as its stdin, stdout and stderr, and return its pid.
+
+    posix_spawn is a vfork and exec in glibc, as `subprocess` would do, without importing `subprocess` (about
+    a third of the launcher's start). No other descriptor reaches the run: every one the launcher holds is
+    close-on-exec (server.py's `close_inherited` and `receive`). The launcher has one thread, so it steps into
+    `cwd` for the spawn (as the run's uid, as a child would) and back to `/`, where it lives and which every uid
+    may enter. An exec that fails raises OSError here (glibc reports it since 2.24).
+    """
+    program = argv[0] if "/" in argv[0] else on_path(argv[0], env.get("PATH", os.defpath))
+    os.chdir(cwd)
+    try:
+        return os.posix_spawn(
+            program,
+            argv,
+            env,
+            setsid=True,
+            setsigdef=DEFAULT_SIGNALS,
+            file_actions=[(os.POSIX_SPAWN_DUP2, stream, target) for target, stream in enumerate(streams)],
+        )
+    finally:
+        os.chdir("/")
+
+
+def join(files: list[int]) -> None:
+    """Move the launcher into a run's group: "0" to each join file but the last, its CPU time settled
+    (`settle_cpu_time`), then "0" to the last, the folder that counts CPU time (run_group.py orders them so).
+    From that write on, until the vfork's sleep, what the launcher does is charged to the run: the other moves
+    are not (each a cgroup migration; per C test, the run's count over the program's own 0.06-0.07 ms before,
+    0.04-0.05 after, in the warm box; 0.08-0.10 and 0.06 without it, measured)."""
+    for descriptor in files[:-1]:
+        os.write(descriptor, b"0")
+    settle_cpu_time()
+    for descriptor in files[-1:]:  # none without groups
+        os.write(descriptor, b"0")
+
+
+def settle_cpu_time() -> None:
+    """Have the kernel count the CPU time the launcher has run since it last did, to the group it is in now.
+
+    The scheduler adds a running task's time to its control groups' counters only now and then (when it
+    sleeps, at a tick, when asked), to the groups the task is in at that moment. Moving into a group does not
+    always count first (not where cgroup v1 mounts cpuacct apart from cpu), so what the launcher did since it
+    woke up (reading the request) would be counted when it next sleeps, in the vfork of the run: to the run's
+    group, and the submission (0.06-0.1 ms per test more than the program's own rusage, measured; up to a
+    tick's worth). Reading its own CPU clock makes the kernel count it here."""
+    time.thread_time()
+
+
+def on_path(name: str, path: str) -> str:
+    """Where `name` is found on the run's PATH (as execvpe looks), or `name` itself to fail with ENOENT."""
+    for folder in path.split(os.pathsep):
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return name
+
+
+@contextmanager
+def as_user(uid: int | None) -> Iterator[None]:
+    """Start a run as `uid` (None: as the launcher). Real and effective ids switch and the saved ones stay root,
+    so the launcher gets root back afterwards, and the spawn is still a vfork (`user=` of `Popen` would fork
+    the launcher, 1 ms more per test); the exec sets the saved ids too, so the program has no way back to root
+    and, not being root, no capability. The launcher dropped its supplementary groups in `setup`."""
+    if uid is None:
+        yield
+        return
+    os.setresgid(uid, uid, 0)
+    os.setresuid(uid, uid, 0)
+    try:
+        yield
+    finally:
+        os.setresuid(0, 0, 0)
+        os.setresgid(0, 0, 0)
