@@ -14,6 +14,14 @@
   trace in it either (the loopback's counters, `Udp OutDatagrams`, a socket in TIME_WAIT), so a warm box's tests
   share it instead of paying for a new one each (about 0.9 ms per test here, mostly the kernel's tear-down of
   the old one). vsock is not even namespaced: it would reach the host's services.
+- The ids Linux (6.8 on) hands out from counters that never go back, which a warm box would give away (always):
+  a mount's unique id (`statx` asking STATX_MNT_ID_UNIQUE, `listmount`, `statmount`, and `name_to_handle_at`,
+  whose handles also carry a namespace's id) and a namespace's id (the nsfs ioctls NS_GET_MNTNS_ID,
+  NS_MNT_GET_INFO/NEXT/PREV, NS_GET_ID, and any later one). A warm box mounts its writable folders and makes its
+  IPC namespace anew for every test, so such an id less the box's root mount's (or mount namespace's) grows by the
+  same step each test: the program would know which test it is on (tests/runner/warm_box/count_tests.py). Each
+  call fails as on a kernel without it: ENOSYS (glibc's `statx` and Rust's then fall back to `fstatat`),
+  EOPNOTSUPP for file handles, ENOTTY for the ioctls.
 
 The filter is compiled once per process by libseccomp (through pyseccomp) and loaded in the child between fork
 and exec with two system calls, so a run pays microseconds for it. Where libseccomp is missing, `compile_filter`
@@ -39,6 +47,14 @@ AF_UNIX, AF_NETLINK, NETLINK_ROUTE = 1, 16, 0  # Linux's; `socket` is not import
 ADDRESS_FAMILIES = 64  # more than Linux has (AF_MAX is 46)
 IO_URING_CALLS = ("io_uring_setup", "io_uring_enter", "io_uring_register")
 """io_uring makes sockets (IORING_OP_SOCKET) and much else without the system calls a filter sees."""
+STATX_MNT_ID_UNIQUE = 0x4000
+NSFS_IOCTL_TYPE = 0xB7
+NSFS_ID_IOCTLS = (5, *range(10, 32))
+"""The nsfs ioctl numbers that give an id (5: NS_GET_MNTNS_ID; 10-13: NS_MNT_GET_INFO, NEXT, PREV, NS_GET_ID)
+and room for later ones; 1-4 give descriptors and types, 6-9 translate PIDs."""
+MOUNT_QUERY_CALLS = {"statmount": 457, "listmount": 458}
+"""Numbered, not named: the same number on every architecture (the table shared from 424 on), and libseccomp 2.5
+does not know their names."""
 # The seccomp(2) system call's number on the architectures the judge runs on.
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
 
@@ -106,6 +122,7 @@ def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int)
             seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)
         )
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    _refuse_ids_that_count(seccomp, rules)
     if block_network:
         _refuse_sockets_but_unix_and_route(seccomp, rules)
         for name in IO_URING_CALLS:
@@ -118,6 +135,25 @@ def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int)
     except (OSError, RuntimeError) as error:
         return f"no seccomp filter: libseccomp failed: {error}"
     return LoadableFilter(program=program, syscall_number=number)
+
+
+def _refuse_ids_that_count(seccomp: Any, rules: Any) -> None:
+    """The unique mount ids and the namespace ids (see the module's docstring), each refused as a kernel without it
+    would. An ioctl's request is matched on its type and number only (the low 16 bits), whatever its size bits."""
+    rules.add_rule(
+        seccomp.ERRNO(errno.ENOSYS),
+        "statx",
+        seccomp.Arg(3, seccomp.MASKED_EQ, STATX_MNT_ID_UNIQUE, STATX_MNT_ID_UNIQUE),
+    )
+    for number in MOUNT_QUERY_CALLS.values():
+        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), number)
+    rules.add_rule(seccomp.ERRNO(errno.EOPNOTSUPP), "name_to_handle_at")
+    for number in NSFS_ID_IOCTLS:
+        rules.add_rule(
+            seccomp.ERRNO(errno.ENOTTY),
+            "ioctl",
+            seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFF, NSFS_IOCTL_TYPE << 8 | number),
+        )
 
 
 def _refuse_sockets_but_unix_and_route(seccomp: Any, rules: Any) -> None:

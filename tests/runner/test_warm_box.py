@@ -90,11 +90,13 @@ def test_a_warm_box_serves_every_test_of_a_submission(tmp_path: Path, extra: lis
 
 
 @pytest.mark.parametrize("extra", MODES.values())
-def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, extra: list[str]) -> None:
+@pytest.mark.parametrize("program", ["count_tests.py", "count_ids.py"])
+def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, program: str, extra: list[str]) -> None:
     """Inode numbers in /box, /tmp and /dev/shm, System V ids, the loopback's packets and `Udp: OutDatagrams`
-    are the same for every test: none counts the tests before it."""
-    report, _ = judge_run(tmp_path, "count_tests.py", ["-"] * TESTS, extra)
-    seen = [re.search(r"got '(inode[^']*)'", message).group(1) for _, message in cases(report)]
+    (count_tests.py), and the unique ids of mounts and namespaces against the box's own (count_ids.py: Linux 6.8
+    on) are the same for every test: none counts the tests before it."""
+    report, _ = judge_run(tmp_path, program, ["-"] * TESTS, extra)
+    seen = [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
     assert len(set(seen)) == 1, seen
 
 
