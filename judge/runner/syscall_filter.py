@@ -17,11 +17,13 @@
 - The ids Linux (6.8 on) hands out from counters that never go back, which a warm box would give away (always):
   a mount's unique id (`statx` asking STATX_MNT_ID_UNIQUE, `listmount`, `statmount`, and `name_to_handle_at`,
   whose handles also carry a namespace's id) and a namespace's id (the nsfs ioctls NS_GET_MNTNS_ID,
-  NS_MNT_GET_INFO/NEXT/PREV, NS_GET_ID, and any later one). A warm box mounts its writable folders and makes its
-  IPC namespace anew for every test, so such an id less the box's root mount's (or mount namespace's) grows by the
-  same step each test: the program would know which test it is on (tests/runner/warm_box/count_tests.py). Each
-  call fails as on a kernel without it: ENOSYS (glibc's `statx` and Rust's then fall back to `fstatat`),
-  EOPNOTSUPP for file handles, ENOTTY for the ioctls.
+  NS_MNT_GET_INFO/NEXT/PREV, NS_GET_ID, and any later one), and a pidfd of PID 1 (`pidfd_open(1)`: a pidfd's inode
+  number, Linux 6.9 on, counts every process the machine makes). A warm box mounts its writable folders and makes
+  its IPC namespace anew for every test, and its PID 1 (the launcher) stays, so such an id less the box's root
+  mount's (its mount namespace's, its PID 1's) grows by the same step each test: the program would know which
+  test it is on (tests/runner/warm_box/count_ids.py). Each call fails as on a kernel without it: ENOSYS (glibc's
+  `statx` and Rust's then fall back to `fstatat`), EOPNOTSUPP for file handles, ENOTTY for the ioctls; PID 1's
+  pidfd EPERM (a program's own, its children's, stay).
 
 The filter is compiled once per process by libseccomp (through pyseccomp) and loaded in the child between fork
 and exec with two system calls, so a run pays microseconds for it. Where libseccomp is missing, `compile_filter`
@@ -55,6 +57,7 @@ and room for later ones; 1-4 give descriptors and types, 6-9 translate PIDs."""
 MOUNT_QUERY_CALLS = {"statmount": 457, "listmount": 458}
 """Numbered, not named: the same number on every architecture (the table shared from 424 on), and libseccomp 2.5
 does not know their names."""
+PIDFD_OPEN = 434  # numbered like the two above, for the same reasons
 # The seccomp(2) system call's number on the architectures the judge runs on.
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
 
@@ -148,6 +151,7 @@ def _refuse_ids_that_count(seccomp: Any, rules: Any) -> None:
     for number in MOUNT_QUERY_CALLS.values():
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), number)
     rules.add_rule(seccomp.ERRNO(errno.EOPNOTSUPP), "name_to_handle_at")
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), PIDFD_OPEN, seccomp.Arg(0, seccomp.MASKED_EQ, 0xFFFFFFFF, 1))
     for number in NSFS_ID_IOCTLS:
         rules.add_rule(
             seccomp.ERRNO(errno.ENOTTY),
