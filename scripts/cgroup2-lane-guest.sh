@@ -25,7 +25,8 @@ PYBIN=$(dirname "$(readlink -f "$VENV/bin/python")")
 # (the -proc modes are the fallback, the same on v1 and v2 and run by the default suite).
 BOMBS="(fork_bomb or thread_bomb or daemon or memory_huge) and not proc"
 ROOT_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_warm_box.py tests/runner/test_hostile.py tests/runner/test_give_way.py -k 'layouts or warm_box or give_way or ($BOMBS)'"}
-USER_SUITES=${LANE_USER_SUITES:-"-m 'not slow' tests/runner/test_hostile.py -k '$BOMBS'"}
+# As the ordinary user, also the box's own attacks: its PID 1 there is bwrap with the program's uid.
+USER_SUITES=${LANE_USER_SUITES:-"-m 'not slow' tests/runner/test_hostile.py tests/runner/test_warm_box.py tests/runner/test_security.py -k '($BOMBS) or warm_box or security'"}
 # Without systemd, only what differs there: the layouts that share a group, and the bombs and memory as root.
 NO_SYSTEMD_SUITES=${LANE_SUITES:-"-m 'not slow' tests/runner/test_cgroup_v2_layouts.py tests/runner/test_hostile.py -k 'sharing or systemd or ((fork_bomb or memory_huge) and not proc)'"}
 ENVIRONMENT="PATH=$PYBIN:/usr/bin:/bin PYTHONPATH=$REPO PYTHONDONTWRITEBYTECODE=1 JUDGE_EXPECT_CONTAINMENT='cgroup v2' JUDGE_TEST_TIME_SCALE=${LANE_TIME_SCALE:-1}"

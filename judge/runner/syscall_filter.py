@@ -24,6 +24,9 @@
   test it is on (tests/runner/warm_box/count_ids.py). Each call fails as on a kernel without it: ENOSYS (glibc's
   `statx` and Rust's then fall back to `fstatat`), EOPNOTSUPP for file handles, ENOTTY for the ioctls; PID 1's
   pidfd EPERM (a program's own, its children's, stay).
+- `ptrace` and the calls that read or write another process's memory by its rules (`process_vm_readv`,
+  `process_vm_writev`), as on BOJ. In the box of a judge that is not root, PID 1 is bwrap itself, with the program's
+  uid: a program attached to it and stopped it, and the test ran to the wall-clock backstop (TLE after 11 s).
 
 The filter is compiled once per process by libseccomp (through pyseccomp) and loaded in the child between fork
 and exec with two system calls, so a run pays microseconds for it. Where libseccomp is missing, `compile_filter`
@@ -45,6 +48,7 @@ from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, wr
 
 CLONE_NEWUSER = 0x10000000
 KEYRING_CALLS = ("add_key", "keyctl", "request_key")
+PROCESS_ACCESS_CALLS = ("ptrace", "process_vm_readv", "process_vm_writev")
 AF_UNIX, AF_NETLINK, NETLINK_ROUTE = 1, 16, 0  # Linux's; `socket` is not imported for three numbers
 ADDRESS_FAMILIES = 64  # more than Linux has (AF_MAX is 46)
 IO_URING_CALLS = ("io_uring_setup", "io_uring_enter", "io_uring_register")
@@ -115,7 +119,7 @@ def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int)
     except (ImportError, OSError) as error:  # pyseccomp raises OSError when libseccomp.so is missing
         return f"no seccomp filter: {error} (Debian: apt-get install libseccomp2; pip install pyseccomp)"
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
-    for name in KEYRING_CALLS:
+    for name in KEYRING_CALLS + PROCESS_ACCESS_CALLS:
         rules.add_rule(seccomp.ERRNO(errno.EPERM), name)
     if block_new_user_namespaces:
         rules.add_rule(

@@ -55,6 +55,25 @@ KEYRINGS = """
     print(*results, sep=",")
 """
 
+PTRACE = """
+    import ctypes, os, time
+    libc = ctypes.CDLL(None, use_errno=True)
+    PTRACE_ATTACH, PROCESS_VM_READV = 16, {"x86_64": 310, "aarch64": 270}[os.uname().machine]
+    child = os.fork()
+    if child == 0:
+        time.sleep(30)
+        os._exit(0)
+    results = []
+    attached = libc.ptrace(PTRACE_ATTACH, child, None, None)
+    results.append("attached" if attached == 0 else os.strerror(ctypes.get_errno()))
+    value = ctypes.c_long(0)
+    local = (ctypes.c_void_p * 2)(ctypes.cast(ctypes.pointer(value), ctypes.c_void_p), 8)
+    read = libc.syscall(PROCESS_VM_READV, child, local, 1, local, 1, 0)  # its copy of `value`
+    results.append("read" if read >= 0 else os.strerror(ctypes.get_errno()))
+    os.kill(child, 9)
+    print(*results, sep=",")
+"""
+
 SOCKETS = """
     import ctypes, os, socket
     libc = ctypes.CDLL(None, use_errno=True)
@@ -113,6 +132,15 @@ def test_no_sysctl_opens_for_writing_in_the_box(tmp_path: Path) -> None:
 def test_no_kernel_keyring_can_be_written(tmp_path: Path, sandbox: str) -> None:
     answer = ",".join([os.strerror(1)] * 3) + "\n"  # EPERM from the seccomp filter, for every keyring
     result = judge_run(echo_problem(tmp_path, answer), program(tmp_path, "keys.py", KEYRINGS), "--sandbox", sandbox)
+    assert result["verdict"] == "AC", result["cases"][0]
+
+
+@pytest.mark.parametrize("sandbox", [pytest.param("bwrap", marks=needs_bwrap), "none"])
+def test_no_program_attaches_to_another(tmp_path: Path, sandbox: str) -> None:
+    """Not even to its own child: ptrace and process_vm_readv fail with EPERM (in a judge that is not root, the
+    box's PID 1 is bwrap with the program's uid, and a program attached to it stopped the test)."""
+    answer = ",".join([os.strerror(1)] * 2) + "\n"
+    result = judge_run(echo_problem(tmp_path, answer), program(tmp_path, "attach.py", PTRACE), "--sandbox", sandbox)
     assert result["verdict"] == "AC", result["cases"][0]
 
 
