@@ -61,7 +61,6 @@ and room for later ones; 1-4 give descriptors and types, 6-9 translate PIDs."""
 MOUNT_QUERY_CALLS = {"statmount": 457, "listmount": 458}
 """Numbered, not named: the same number on every architecture (the table shared from 424 on), and libseccomp 2.5
 does not know their names."""
-PIDFD_OPEN = 434  # numbered like the two above, for the same reasons
 # The seccomp(2) system call's number on the architectures the judge runs on.
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
 
@@ -155,7 +154,7 @@ def _refuse_ids_that_count(seccomp: Any, rules: Any) -> None:
     for number in MOUNT_QUERY_CALLS.values():
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), number)
     rules.add_rule(seccomp.ERRNO(errno.EOPNOTSUPP), "name_to_handle_at")
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), PIDFD_OPEN, seccomp.Arg(0, seccomp.MASKED_EQ, 0xFFFFFFFF, 1))
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "pidfd_open", seccomp.Arg(0, seccomp.MASKED_EQ, 0xFFFFFFFF, 1))
     for number in NSFS_ID_IOCTLS:
         rules.add_rule(
             seccomp.ERRNO(errno.ENOTTY),
