@@ -157,6 +157,7 @@ def test_a_public_class_not_named_main_explains_boj_rule() -> None:
 # --- the worked examples and judge answers ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_worked_examples_verify() -> None:
     done = judge("verify", cwd=EXAMPLES)
     assert done.returncode == 0, done.stdout + done.stderr

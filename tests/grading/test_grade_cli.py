@@ -43,6 +43,7 @@ def _case_verdicts(out: Path) -> dict[tuple[str, str], list[str]]:
     }
 
 
+@pytest.mark.slow
 def test_a_class_is_graded_the_same_with_one_worker_or_two(tmp_path: Path, problems: Path, capsys) -> None:
     root = write_class(tmp_path / "class")
 
@@ -76,6 +77,7 @@ def test_the_by_problem_layout_and_partial_scores(tmp_path: Path, problems: Path
         "student,add,mul,score,max\nalice,AC,WA,1,2\nbob,WA,,0.667,2\n")
 
 
+@pytest.mark.slow
 def test_a_rerun_judges_only_what_is_missing_or_changed(tmp_path: Path, problems: Path, capsys) -> None:
     members = {"alice": {"add.py": "add_ac", "mul.py": "mul_ac"}, "bob": {"add.py": "add_wa"}}
     root = write_class(tmp_path / "class", members)
@@ -195,6 +197,7 @@ def started() -> list:
             process.communicate()
 
 
+@pytest.mark.slow
 def test_sigkill_loses_only_pairs_in_flight_and_a_rerun_judges_the_rest(tmp_path: Path, problems: Path,
                                                                          started: list) -> None:
     root = write_class(tmp_path / "class", SLOW_CLASS)
@@ -223,9 +226,9 @@ def test_sigkill_loses_only_pairs_in_flight_and_a_rerun_judges_the_rest(tmp_path
     assert all(final[pair] == first[pair] for pair in first)
 
 
-# Ctrl-C is slow (10.2 s): SIGTERM takes the same way out of grade, and verify's Ctrl-C test that of the engine
-@pytest.mark.parametrize(("stop", "code"), [(signal.SIGTERM, 143),
-                                            pytest.param(signal.SIGINT, 130, marks=pytest.mark.slow)])
+# Slow: 9-10 s each (the default run keeps to ten minutes)
+@pytest.mark.slow
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_sigterm_and_ctrl_c_stop_the_workers_and_keep_the_results(tmp_path: Path, problems: Path, started: list,
                                                                    stop: signal.Signals, code: int) -> None:
     root = write_class(tmp_path / "class", SLOW_CLASS)

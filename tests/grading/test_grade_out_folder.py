@@ -45,6 +45,7 @@ def _summary(stderr: str) -> tuple[int, int]:
 # --- a full --out ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_full_out_folder_mid_run_is_one_line_exit_3_and_a_rerun_after_growing_it_loses_nothing(
         tmp_path: Path, tmpfs: Path) -> None:
     problems = write_problems(tmp_path / "problems")

@@ -103,6 +103,7 @@ def test_an_endless_line_is_the_submissions_ole_not_the_validators_je(tmp_path: 
     assert (verdict, message) == (Verdict.OLE, "output to the validator over 1 MiB")
 
 
+@pytest.mark.slow
 def test_a_submission_that_closes_its_pipes_and_sleeps_is_wa_once_the_validator_rejected(tmp_path: Path) -> None:
     """The validator saw the end of the submission's output and rejected it, then the submission slept until the
     judge stopped it at its wall limit: the validator had finished first, so its WA decides (it was TLE)."""
@@ -110,6 +111,7 @@ def test_a_submission_that_closes_its_pipes_and_sleeps_is_wa_once_the_validator_
     assert (verdict, message) == (Verdict.WA, "no guess 1: the submission stopped")
 
 
+@pytest.mark.slow
 def test_a_submission_that_hangs_holding_its_pipes_is_still_tle(tmp_path: Path) -> None:
     """The converse: the validator waits for a guess that never comes, and rejects only when the judge's kill of
     the submission ends its output. That rejection came after the stop, so the submission's TLE stands."""

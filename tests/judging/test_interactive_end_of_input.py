@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SUMTOEND = Path(__file__).parent.parent / "packages" / "sumtoend"
 
 
+@pytest.mark.slow
 def test_a_submission_reading_to_the_end_of_input_sees_it(sandbox: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "judge", "verify", "--sandbox", sandbox, "--format", "json", str(SUMTOEND)],

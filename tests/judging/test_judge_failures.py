@@ -142,6 +142,7 @@ def test_a_checker_that_raises_is_je_with_its_exception(tmp_path: Path, command:
 
 
 @pytest.mark.parametrize("command", ["run", "verify"])
+@pytest.mark.slow
 def test_a_checker_that_hangs_is_je(tmp_path: Path, command: str, capsys, monkeypatch) -> None:
     monkeypatch.setattr(runs, "PROBLEM_CODE_LIMITS", SHORT_LIMITS)
     checker = "import time\ndef check(*, input, output, answer):\n    time.sleep(600)\n"
@@ -253,6 +254,7 @@ def _file_descriptors(limit: int) -> Callable[[], None]:
     return lower
 
 
+@pytest.mark.slow
 def test_too_few_file_descriptors_is_je_never_a_made_up_peak(tmp_path: Path) -> None:
     """Started with few descriptors, the judge fails at some step of a run; whichever it is, the test is JE or
     the command's one-line judge error, never a peak of 0 MiB (a counter whose read failed was taken as 0).

@@ -92,6 +92,7 @@ def test_just_under_the_limit_is_marked_near_and_runs_once(tmp_path, make_proble
 
 
 @pytest.mark.parametrize("containment", ["cgroup", "proc"])
+@pytest.mark.slow
 def test_a_test_measured_again_goes_before_the_next_one_begun_ahead(tmp_path, make_problem, submission, containment):
     """The next test's run, begun while test 1 ran (judge/judging/run_ahead.py), is dropped when test 1 must run
     again: test 1's runs all come first, and test 2's verdict is from a run after them."""

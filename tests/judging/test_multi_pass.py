@@ -48,6 +48,7 @@ def test_a_multi_pass_package_loads_with_its_passes() -> None:
     assert problem.unused_keys == ()
 
 
+@pytest.mark.slow
 def test_verify_gives_every_submission_its_verdict_and_checks_no_ans_as_an_output() -> None:
     done = judge_cli("verify", "--format", "json", str(NARROW))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -147,6 +148,7 @@ def _data_checks(root: Path) -> dict[str, tuple[bool, str]]:
     return {check["test"]: (check["ok"], check["detail"]) for check in json.loads(done.stdout)["test_data"]}
 
 
+@pytest.mark.slow
 def test_verify_runs_the_input_validators_with_each_groups_args(narrow: Path) -> None:
     (narrow / "data" / "secret" / "small" / "1.in").write_text("1 1 20\n")  # legal for large's --max 100 only
     (narrow / "data" / "secret" / "large" / "test_group.yaml").unlink()  # large's tests: no arguments at all

@@ -42,6 +42,7 @@ def test_a_key_no_version_defines_is_still_an_error(tally: Path) -> None:
         load_problem_folder(tally)
 
 
+@pytest.mark.slow
 def test_verify_lists_the_unused_keys_once_as_a_note() -> None:
     done = judge_cli("verify", str(TALLY))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -49,6 +50,7 @@ def test_verify_lists_the_unused_keys_once_as_a_note() -> None:
     assert "note tally: unused keys" in " ".join(done.stdout.split())
 
 
+@pytest.mark.slow
 def test_py3_and_shell_submissions_are_judged_not_skipped() -> None:
     references = {ref.path.name: ref for ref in load_problem_folder(TALLY).references or ()}
     for name in ("tally.sh", "tally_again.py3", "first_two.bash"):
@@ -98,6 +100,7 @@ def test_a_folder_nothing_names_is_skipped_with_the_reason(tally: Path) -> None:
     assert "submissions.yaml names none" in references["crash_when_long.py"].skipped
 
 
+@pytest.mark.slow
 def test_a_marker_gives_a_folder_nothing_names_its_expectation_as_domjudge_reads_it(tally: Path) -> None:
     """DOMjudge's packages keep submissions in its own folders (`compiler_error/`, `no_output/`) with an
     `@EXPECTED_RESULTS@:` line in a file of each; one a person judges, or with two such lines, is skipped."""
@@ -186,6 +189,7 @@ def test_an_unknown_verdict_in_submissions_yaml_names_the_file_and_key(tally: Pa
         load_problem_folder(tally)
 
 
+@pytest.mark.slow
 def test_verify_reports_a_mixed_submission_that_misses_its_expectation(tally: Path) -> None:
     (tally / "submissions" / "submissions.yaml").write_text(
         "mixed/crash_when_long.py:\n  permitted: [AC, WA]\n  required: [WA]\n")
@@ -204,6 +208,7 @@ def test_an_output_validator_folder_is_built_by_its_build_script_and_started_by_
     assert "result: WA" in done.stdout and "wanted the one number 6" in done.stdout, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_an_input_validator_folder_with_only_a_run_script_judges_the_inputs(tally: Path) -> None:
     (tally / "data" / "secret" / "small" / "3.in").write_text("2\n1 2 3\n")
     (tally / "data" / "secret" / "small" / "3.ans").write_text("6\n")
@@ -212,6 +217,7 @@ def test_an_input_validator_folder_with_only_a_run_script_judges_the_inputs(tall
     assert "4/5 tests valid" in done.stdout and "tally/secret/small/3" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_a_test_cases_own_yaml_gives_its_input_validator_arguments(tally: Path) -> None:
     """2025-09's `<name>.yaml` beside a test (BAPCtools writes them): its `input_validator_args` override the
     group's; `hint` is a key judge does not use, listed once; a key no test case has is the file's mistake."""

@@ -181,10 +181,10 @@ def test_run_on_a_package_without_a_limit_says_how_to_get_one() -> None:
     assert done.stderr.count("\n") == 1
 
 
+# Slow: 6-10 s each; a legacy package's rule and advice are tested above
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "multiplier_key", "where"), [
-    # slow (10.4 s): the 2023 one below goes the same way; a legacy package's rule and advice are tested above
-    pytest.param("name: Echo\nlimits: {time_multiplier: 3}\n", "limits.time_multiplier", "write it in .timelimit",
-                 marks=pytest.mark.slow),
+    ("name: Echo\nlimits: {time_multiplier: 3}\n", "limits.time_multiplier", "write it in .timelimit"),
     ("problem_format_version: 2023-07\nname: Echo\nlimits: {time_multipliers: {ac_to_time_limit: 3}, "
      "time_resolution: 0.5}\n", "limits.time_multipliers.ac_to_time_limit", "write it in limits.time_limit"),
 ])

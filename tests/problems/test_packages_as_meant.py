@@ -40,6 +40,7 @@ def words(text: str) -> str:
     return " ".join(text.replace("│", " ").split())
 
 
+@pytest.mark.slow
 def test_a_should_fail_reference_that_every_test_accepts_says_so(tmp_path: Path) -> None:
     root = write_package(tmp_path / "echo", {
         ".timelimit": "1\n",
@@ -58,6 +59,7 @@ def test_a_should_fail_reference_that_every_test_accepts_says_so(tmp_path: Path)
     assert failure.text == "expected WA, every test was accepted"
 
 
+@pytest.mark.slow
 def test_an_accepted_reference_short_of_the_full_score_is_warned_and_range_sets_the_full_score(tmp_path: Path) -> None:
     """Two tests of 1 point each, and the top testdata.yaml's `range: 0 100`: an accepted submission scores 2 of
     the 100 the package says a full score is, which problemtools warns about."""
@@ -98,6 +100,7 @@ def test_a_package_without_secret_data_is_warned_that_only_samples_were_judged(t
     assert "test data: 1/1 tests valid" in text.stdout
 
 
+@pytest.mark.slow
 def test_an_input_validator_judge_cannot_run_is_a_skipped_check_not_a_passed_one(tmp_path: Path) -> None:
     root = write_package(tmp_path / "echo", {
         ".timelimit": "1\n",

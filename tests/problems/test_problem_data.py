@@ -383,6 +383,7 @@ def test_validators_are_importable() -> None:
 # --- the generator ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sudoku_generator_is_reproducible(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, str(SUDOKU / "generator.py"), "--out", str(tmp_path)],

@@ -130,6 +130,7 @@ def _input_validator_message(package: Path, flags: tuple[str, ...]) -> str:
 
 
 @pytest.mark.parametrize("configuration", list(CONFIGURATIONS))
+@pytest.mark.slow
 def test_each_problem_program_starts_as_the_command_chose(tmp_path: Path, configuration: str) -> None:
     flags, expected = CONFIGURATIONS[configuration]
     marker = _write(tmp_path / "host-marker", "")

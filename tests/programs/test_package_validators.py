@@ -35,6 +35,7 @@ def test_custom_output_validators_load_as_program_checkers() -> None:
 
 
 @pytest.mark.parametrize("sandbox", ["none", "auto"])
+@pytest.mark.slow
 def test_verify_with_a_cpp_and_a_python_validator(sandbox: str) -> None:
     done = judge_cli("verify", "--sandbox", sandbox, "--format", "json", "-j", "2", str(ANYSUM), str(ANYORDER))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -140,6 +140,7 @@ def test_a_run_gives_way_from_its_moment_on(tmp_path, containment, after):
         assert weight.strip() in ("none", str(GIVE_WAY_WEIGHT)), output
 
 
+@pytest.mark.slow
 def test_a_run_with_no_moment_keeps_its_priority(tmp_path):
     own = os.getpriority(os.PRIO_PROCESS, 0)
     stats, output = run(tmp_path, available_containments()[0], None)

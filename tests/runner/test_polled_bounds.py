@@ -168,6 +168,7 @@ def test_the_cpu_limit_holds_within_ten_percent(tmp_path, source):
 
 @needs("gcc")
 @pytest.mark.parametrize("containment", ["proc", "portable"])
+@pytest.mark.slow
 def test_the_kill_outruns_a_fork_bomb(tmp_path, pids_group, containment):
     """A tree forking as fast as it can, hundreds strong, is stopped and killed whole by one kill, which waits for
     the last of it: its pids group is empty afterwards."""

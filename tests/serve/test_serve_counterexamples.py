@@ -190,6 +190,7 @@ def test_a_request_waits_for_every_queued_submission(served) -> None:
     assert request.finished_at > max(row.judged_at for row in judged if row and row.judged_at)
 
 
+@pytest.mark.slow
 def test_n_queen_shows_nothing_since_its_tests_hold_every_input(tmp_path: Path) -> None:
     """9663's tests hold every legal N: a counterexample would be a hidden test's input, so none is shown."""
     shutil.copytree(ROOT / "problems" / "9663", tmp_path / "problems" / "9663")
@@ -314,6 +315,7 @@ def test_what_the_program_printed_is_inert_and_cut_on_the_page(served) -> None:
     assert 4000 < shown.count("x") < 4096  # cut at 4 KiB of output
 
 
+@pytest.mark.slow
 def test_the_search_process_does_not_outlive_the_server(tmp_path: Path) -> None:
     """Once a search has run, its process waits for the next one; when `judge serve` ends, it ends too (it stayed
     behind, idle, for good, with its resource tracker)."""

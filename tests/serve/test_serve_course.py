@@ -96,6 +96,7 @@ def phase(body: str, assignment: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow
 def test_each_late_policy_and_an_extension_over_http(tmp_path: Path) -> None:
     write_course(tmp_path)
     with running_server(tmp_path) as server:
@@ -142,6 +143,7 @@ def test_each_late_policy_and_an_extension_over_http(tmp_path: Path) -> None:
         assert kim_row["cells"]["sum"]["solved"] and kim_row["cells"]["sum"]["late"] == ""
 
 
+@pytest.mark.slow
 def test_the_teacher_grants_and_removes_an_extension_on_the_page(tmp_path: Path) -> None:
     write_course(tmp_path)
     (tmp_path / "extensions.csv").unlink()

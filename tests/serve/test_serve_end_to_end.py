@@ -44,6 +44,7 @@ def _without_timings(text: str) -> str:
     return re.sub(r"\b\d+\.\d+\b", "#", text)
 
 
+@pytest.mark.slow
 def test_judge_submit_prints_judge_runs_rows_and_exits_as_judge_run(tmp_path: Path) -> None:
     (tmp_path / "ac.py").write_text(AC_SOURCE, encoding="utf-8")
     (tmp_path / "wa.py").write_text(WA_SOURCE, encoding="utf-8")
@@ -162,6 +163,7 @@ def test_after_sigkill_every_stored_submission_is_judged_exactly_once(tmp_path: 
     assert all(row.judged_at == before[row.id] for row in rows if row.id in before)  # judged once, never again
 
 
+@pytest.mark.slow
 def test_a_submissions_progress_shows_the_test_being_judged(tmp_path: Path) -> None:
     slow = "import time\ntime.sleep(1.0)\n" + AC_SOURCE  # each test lasts a second: long enough to be seen
     seen: list[str] = []
@@ -180,6 +182,7 @@ def test_a_submissions_progress_shows_the_test_being_judged(tmp_path: Path) -> N
     assert "test 2 of 2" in seen and seen == sorted(seen, key=["compiling", "test 1 of 2", "test 2 of 2"].index)
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_test_costs_nothing_the_submission_is_judged_once(tmp_path: Path) -> None:
     slow = "import time\ntime.sleep(1.5)\n" + AC_SOURCE
     with running_server(tmp_path, "-j", "1") as server:

@@ -47,6 +47,7 @@ def _text(session: Session, path: str) -> str:
     return body.decode("utf-8")
 
 
+@pytest.mark.slow
 def test_pages_show_no_flag_a_repeated_error_once_and_the_right_time_hint(tmp_path: Path) -> None:
     _problems(tmp_path / "problems")
     write_roster(tmp_path / "roster.csv")
@@ -73,6 +74,7 @@ def test_pages_show_no_flag_a_repeated_error_once_and_the_right_time_hint(tmp_pa
             assert "submit it as PyPy 3 (pypy3)" in pages[who, spinner]
 
 
+@pytest.mark.slow
 def test_the_tests_after_the_first_failure_are_shown_as_not_run(tmp_path: Path) -> None:
     """A result that stopped at test 2 of 3 (as the judging process stores a pass/fail problem's WA): the page
     lists test 3 as not run, without a script and with it."""

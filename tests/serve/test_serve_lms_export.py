@@ -12,6 +12,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from http_session import signed_in
 from serve_fixtures import AC_SOURCE, running_server, write_problems
 from serve_http import Browser, basic
@@ -42,6 +43,7 @@ def _judged(url: str, submission: int) -> None:
     raise AssertionError(f"submission {submission} was not judged")
 
 
+@pytest.mark.slow
 def test_the_teachers_export_serves_canvas_and_moodle_files_with_late_credit(tmp_path: Path) -> None:
     problems = write_problems(tmp_path / "problems")
     due = (datetime.now(UTC) - timedelta(days=1.5)).strftime("%Y-%m-%d %H:%M")  # submitted 2 started days late

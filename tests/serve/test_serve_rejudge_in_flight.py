@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 from conftest import write_problem
 from serve_fixtures import AC_SOURCE, STUDENTS, running_server
 
@@ -51,6 +52,7 @@ def _wait_for(store: Store, submission_id: int, wanted: str) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_rejudge_during_judging_stores_the_rejudges_result_not_the_stale_runs(tmp_path: Path) -> None:
     problems = tmp_path / "problems"
     write_problem(problems / "sum", {"1": ("1 2\n", "3\n"), "2": ("5 7\n", "12\n")}, id="sum", time_limit=2)

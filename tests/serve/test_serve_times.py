@@ -11,8 +11,9 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from http_session import signed_in
-from serve_fixtures import sign_in_page, STUDENTS, headless_chromium, running_server
+from serve_fixtures import STUDENTS, headless_chromium, running_server, sign_in_page
 
 from judge.serve.roster import TEACHER_SECRET_FILE
 from judge.serve.store import Store
@@ -23,6 +24,7 @@ STUDENT_PAGES = ("", "problems/sum", "submissions", "scoreboard")
 
 
 
+@pytest.mark.slow
 def test_the_teacher_types_local_times_and_students_see_theirs_counting_down(tmp_path: Path) -> None:
     minute = int(time.time()) // 60 * 60
     start, end = minute - 3600, minute + 3 * 3600

@@ -97,6 +97,7 @@ def _verify(problems: list[Problem], submissions: Path, jobs: int) -> VerifyRepo
                   lambda total: StatusBar(total, enabled=False))
 
 
+@pytest.mark.slow
 def test_verdicts_do_not_depend_on_parallelism(project: Path) -> None:
     problem = load_problem(project / "problems" / "add")
     serial = _verify([problem], project / "submissions", jobs=1)
@@ -144,6 +145,7 @@ def test_junit_for_ci(project: Path) -> None:
 
 
 @pytest.mark.parametrize(("stop", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.slow
 def test_ctrl_c_and_sigterm_stop_verify_and_its_workers(project: Path, stop: signal.Signals, code: int) -> None:
     """verify runs on the batch engine: stopping it stops its spawn workers and their submissions, in one line."""
     slow = project / "submissions" / "add" / "time_limit_exceeded"

@@ -1,4 +1,4 @@
-// BOJ 2580 Sudoku -- accepted (Java).
+// BOJ 2580 Sudoku -- accepted (Java). [slow]: about 4 s to judge here (9663/accepted/backtrack_java.java is not)
 // Blank cells in reading order, used-digit flags per row, column and box, recursive backtracking
 // that stops at the first full board. Output built in a StringBuilder and printed once.
 import java.io.BufferedReader;

@@ -1,4 +1,4 @@
-# BOJ 2580 Sudoku -- accepted (models a solution BOJ accepted, with a slip that BOJ's data forgives).
+# BOJ 2580 Sudoku -- accepted (models a solution BOJ accepted, with a slip that BOJ's data forgives). [slow]: 4 s
 # Flags per row, column and box, the blanks in reading order, digits 1..9 tried in order, and the board
 # printed when the last blank is filled. The slip: `if backtracking(depth + 1): return` returns None, so
 # the caller above sees "not found", takes its digit back and goes on searching. Nothing more is printed

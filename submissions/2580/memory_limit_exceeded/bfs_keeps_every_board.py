@@ -1,4 +1,4 @@
-# BOJ 2580 Sudoku -- memory limit exceeded.
+# BOJ 2580 Sudoku -- memory limit exceeded. [slow]: about 5 s to judge here (its tests up to the MLE)
 # Breadth-first search over partial boards: for the next blank, every board of the current level gets one
 # child per digit that fits (each child a new 81-tuple, kept with a 2 KiB bytearray of notes "for later"), and
 # every level is kept in `levels` (to "trace the answer back"). With few blanks the levels stay tiny, but on an

@@ -1,4 +1,4 @@
-# BOJ 2580 Sudoku -- time limit exceeded.
+# BOJ 2580 Sudoku -- time limit exceeded. [slow]: about 6 s to judge here (it runs into the limit)
 # Brute force without pruning: every way to write 1..9 into the k blanks (9**k boards, via
 # itertools.product) is written out in full and only then checked as a whole board. Correct, and fine
 # for a board with one or two blanks, but hopeless for the sample (14 blanks: 9**14 boards) or an

@@ -1,4 +1,4 @@
-# BOJ 9663 N-Queen -- memory limit exceeded.
+# BOJ 9663 N-Queen -- memory limit exceeded. [slow]: about 7 s to judge here (its tests up to the MLE)
 # Recursion that "memoizes" every partial placement: the key is the tuple of queen columns so far, and
 # the value is a fresh N x N board (a list of N lists) drawn for that placement. No key ever repeats,
 # so nothing is reused; the dict just grows by one board per node of the search. Harmless for small N,
