@@ -1,5 +1,5 @@
 """How a submission's tests are started: through one launcher for the whole submission where this machine
-allows it, else by forking the judge for each test.
+allows it (Linux), else by forking the judge for each test.
 
 Without a sandbox the launcher runs as the judge's user. With bubblewrap it is the PID 1 of one warm box (as the
 box's root, each run dropped to the box's unprivileged uid): every test of the submission starts inside it, in
@@ -7,7 +7,10 @@ its own control group, and between two tests the launcher kills every other proc
 fresh writable folders and a fresh IPC namespace (a box it could not reset is replaced by a fresh one); the
 box is torn down with the submission, so nothing of one student's run reaches another's.
 Following a run inside the box's PID namespace needs a control group, and dropping each run to another uid needs
-a judge that is root, so without either each test gets a fresh box of its own, as before.
+a judge that is root, so without either each test gets a fresh box of its own, started by a launcher outside any
+box. Not by the judge: bwrap returns as soon as the program ends, before the box's own PID 1 (bwrap's reaper, which
+reaped the program and holds its rusage) has ended, and only a subreaper above it, as the launcher is, gets that
+rusage back (the program's last milliseconds of CPU time, which no look at the tree saw, were lost).
 """
 
 from __future__ import annotations
@@ -46,21 +49,19 @@ def test_starter(
     """The starter for every test of one submission, torn down (with its box) when the block ends. `box_python`
     is asked only on a machine without a system Python, for another interpreter to run a warm box's launcher
     (None: there is none, and each test gets a box of its own)."""
-    in_box = bool(sandbox.scratch)
-    # The launcher waits through pidfds and reaps orphans as a subreaper: Linux only.
-    usable = hasattr(os, "pidfd_open") and (not in_box or shares_one_box(sandbox, containment))
-    launcher = _launcher(sandbox, mounts, box_python) if usable else None
-    if launcher is None:
+    if not hasattr(os, "pidfd_open"):  # the launcher waits through pidfds and reaps as a subreaper: Linux only
         yield Spawner(sandbox.syscall_filter)
         return
-    command, box_mounts = launcher
+    warm_box = _warm_box_launcher(sandbox, mounts, box_python) if shares_one_box(sandbox, containment) else None
+    command, box_mounts = warm_box or (_host_launcher(), mounts)
+    warm = warm_box is not None
     home = containment.home()
     try:
-        argv = sandbox.wrap(command, box_mounts, as_init=True) if in_box else command
+        argv = sandbox.wrap(command, box_mounts, as_init=True) if warm else command
         join = home.contained.join_files if home is not None else ()
         box = (
             WarmBox(sandbox.scratch, str(PROGRAM), str(LAUNCHER_CODE), sandbox.warm_box_uid)
-            if in_box and sandbox.warm_box_uid is not None
+            if warm and sandbox.warm_box_uid is not None
             else None
         )
         with Launcher(argv, mounts.program_dir, limits, sandbox.syscall_filter, join, box) as started:
@@ -76,17 +77,20 @@ def shares_one_box(sandbox: Sandbox, containment: Containment) -> bool:
     return bool(sandbox.scratch) and sandbox.warm_box_uid is not None and containment.uses_groups
 
 
-def _launcher(
+def _host_launcher() -> list[str]:
+    """The command of a launcher outside any box: with the system's Python where there is one, since a
+    distribution's build starts faster than a pyenv one (about 35 against 47 ms here to a launcher ready), and the
+    launcher needs nothing but the standard library."""
+    host_python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
+    return launcher_command(host_python, JUDGE_PACKAGE.parent)
+
+
+def _warm_box_launcher(
     sandbox: Sandbox, mounts: Mounts, box_python: Callable[[], BoxPython | None]
 ) -> tuple[list[str], Mounts] | None:
-    """The launcher's command and what its box must show: the submission's mounts, plus an interpreter (the
-    system's, under /usr, which every box shows anyway, else `box_python`'s) and the judge's own package
-    at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box. Unconfined, the
-    system's Python too where there is one: a distribution's build starts faster than a pyenv one (about 35
-    against 47 ms here to a launcher ready), and the launcher needs nothing but the standard library."""
-    if not sandbox.scratch:
-        host_python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).is_file() else sys.executable
-        return launcher_command(host_python, JUDGE_PACKAGE.parent), mounts
+    """The command of a warm box's launcher and what its box must show: the submission's mounts, plus an
+    interpreter (the system's, under /usr, which every box shows anyway, else `box_python`'s) and the judge's own
+    package at LAUNCHER_CODE (read-only; never a host path). None when no Python can be shown in a box."""
     box_mounts = replace(mounts, launcher_code=JUDGE_PACKAGE)
     if Path(SYSTEM_PYTHON).is_file():
         return launcher_command(SYSTEM_PYTHON, LAUNCHER_CODE.parent), box_mounts

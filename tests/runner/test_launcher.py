@@ -78,6 +78,31 @@ def test_a_launcher_starts_runs_after_its_answer(tmp_path: Path) -> None:
     assert (tmp_path / "out").read_text() == "hello\n"
 
 
+ORPHAN_THAT_BURNED = """
+import os, time
+reader, writer = os.pipe()
+if os.fork() == 0:
+    while time.process_time() < 0.3:
+        pass
+    os._exit(0)
+os.close(writer)
+os.read(reader, 1)  # end of file: the child is ending, and is never reaped here
+"""
+
+
+def test_outside_a_box_what_outlived_a_runs_first_process_is_counted_to_it(tmp_path: Path) -> None:
+    """Outside a box the launcher reaps a run's orphans (a subreaper), and their CPU time is the run's: as with a
+    box of its own, whose bwrap returns before its PID 1, which reaped the program, has been waited for. Here the
+    orphan is a child that burned 0.3 s and ended unreaped; without a control group nothing else counts it."""
+    with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher, \
+            open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
+        started = launcher.start([sys.executable, "-c", ORPHAN_THAT_BURNED], tmp_path, {},
+                                 Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
+        exited = started.wait(10)
+    assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
+    assert exited.cpu_seconds >= 0.3, exited
+
+
 def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A launcher that died after a test (nothing known kills it: here the test does) costs the next test
     nothing but a fresh launcher's start, without a word (Ctrl-C of the judge's process group ends launchers too,
@@ -269,13 +294,13 @@ def test_the_launchers_work_before_a_run_is_not_counted_to_it(tmp_path: Path, mo
 def test_without_a_system_python_a_box_runs_its_launcher_with_the_python_it_is_given(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The runner knows no language: the judging gives it the Python to show in a box (its Python 3 toolchain),
-    asked only where the machine has no system Python; without one, no launcher (each test gets a box)."""
+    asked only where the machine has no system Python; without one, no warm box (each test gets a box of its own)."""
     monkeypatch.setattr(starter_choice, "SYSTEM_PYTHON", str(tmp_path / "no-python-here"))
     sandbox, mounts = choose_sandbox("bwrap"), Mounts(program_dir=tmp_path)
     python = BoxPython("/opt/python/bin/python3", ToolchainView(shown=(Path("/opt/python"),)))
-    launcher = starter_choice._launcher(sandbox, mounts, lambda: python)
+    launcher = starter_choice._warm_box_launcher(sandbox, mounts, lambda: python)
     assert launcher is not None
     command, box_mounts = launcher
     assert command == launcher_command(python.interpreter, LAUNCHER_CODE.parent)
     assert Path("/opt/python") in box_mounts.toolchain.shown and box_mounts.launcher_code == JUDGE_PACKAGE
-    assert starter_choice._launcher(sandbox, mounts, lambda: None) is None
+    assert starter_choice._warm_box_launcher(sandbox, mounts, lambda: None) is None

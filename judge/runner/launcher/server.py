@@ -22,8 +22,9 @@ message with its open files attached:
   processes. Then, before it takes the next request, it kills
   what the test left: in a box every other process of the box (`kill(-1)` from PID 1 reaches exactly the
   box's processes), and it gives the box fresh writable folders (and, made while the test ran, a fresh IPC
-  namespace: box_init.py); outside a box the orphans it inherited as a subreaper. The next test
-  finds nothing.
+  namespace: box_init.py); outside a box the orphans it inherited as a subreaper, before it answers,
+  since their rusage is the test's (a box of its own leaves its PID 1 behind, holding the program's). The next
+  test finds nothing.
   A box that could not be reset serves no other test: the next `run` is answered `{"unusable"}` with what
   failed, and the judge starts a fresh box for it.
 - Runs are served in the order they came, one at a time, each answered in turn: the judge sends the next
@@ -176,8 +177,14 @@ class Launcher:
             _, status, usage = os.wait4(pid, 0)
         finally:
             os.close(pidfd)
-        cpu = usage.ru_utime + usage.ru_stime
-        send(self.sock, {"status": status, "cpu": cpu, "maxrss": usage.ru_maxrss * 1024, "started": spawned})
+        cpu, maxrss_kib = usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        if not self.is_box_init:
+            # The test is over: what outlived its first process is killed now, and its rusage is the test's. A
+            # box of its own is one such: bwrap returns as soon as the program ends, before its reaper (the box's
+            # PID 1, which reaped the program and holds its rusage) is waited for.
+            left_cpu, left_maxrss_kib = _kill_children()
+            cpu, maxrss_kib = cpu + left_cpu, max(maxrss_kib, left_maxrss_kib)
+        send(self.sock, {"status": status, "cpu": cpu, "maxrss": maxrss_kib * 1024, "started": spawned})
         # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
         self._clean()
 
@@ -284,9 +291,11 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _kill_children() -> None:
+def _kill_children() -> tuple[float, int]:
     """Kill what a test left behind outside a box: as a subreaper the launcher inherits every orphan of the
-    test, so its children are the test's survivors (their own children come back to it when they die)."""
+    test, so its children are the test's survivors (their own children come back to it when they die). Returns
+    their CPU seconds and largest max RSS (KiB), which the test's own process did not reap."""
+    cpu, maxrss_kib = 0.0, 0
     while children := _children():
         for pid in children:
             try:
@@ -295,9 +304,11 @@ def _kill_children() -> None:
                 pass
         for pid in children:
             try:
-                os.waitpid(pid, 0)
+                _, _, usage = os.wait4(pid, 0)
             except ChildProcessError:
-                pass
+                continue
+            cpu, maxrss_kib = cpu + usage.ru_utime + usage.ru_stime, max(maxrss_kib, usage.ru_maxrss)
+    return cpu, maxrss_kib
 
 
 def _children() -> list[int]:
