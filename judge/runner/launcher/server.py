@@ -185,8 +185,10 @@ class Launcher:
             left_cpu, left_maxrss_kib = _kill_children()
             cpu, maxrss_kib = cpu + left_cpu, max(maxrss_kib, left_maxrss_kib)
         send(self.sock, {"status": status, "cpu": cpu, "maxrss": maxrss_kib * 1024, "started": spawned})
-        # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
-        self._clean()
+        if self.is_box_init or self.scratch:
+            # After the answer: the judge checks the output meanwhile, and the next run waits for a clean box.
+            # Outside a box nothing is left to clean: what outlived the program was killed and counted above.
+            self._clean()
 
     def take_control(self, running: int | None = None) -> bool:
         """Read one message of the control socket: a `drop` of the run going on (`running`, its pid) stops it, of
