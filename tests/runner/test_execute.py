@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import needs, program
+from conftest import TEST_TIME_SCALE, needs, program
 from judge.judging.results import SubmissionResult
 from judge.judging.submission import judge_submission
 from judge.languages.catalog import LANGUAGES
@@ -95,8 +95,8 @@ def test_cpu_time_matches_the_programs_own_clock(make_problem, sandbox, judge):
     (Two separate runs differ by up to 2x on a shared CI machine, so comparing runs cannot tell a judge that is
     10 % off from load.)"""
     source = program("burn_cpu_own_clock.py")
-    problem = make_problem({"1": ("", f"{sum(range(3_000_000))}\n")}, time_limit=10, language_allowance=False,
-                           checker="checker.py")
+    problem = make_problem({"1": ("", f"{sum(range(3_000_000))}\n")}, time_limit=10 * TEST_TIME_SCALE,
+                           language_allowance=False, checker="checker.py")
     (problem / "checker.py").write_text(OWN_CLOCK_CHECKER, encoding="utf-8")
     result = judge(problem, source, sandbox)
     assert result.verdict is Verdict.AC, result
@@ -117,8 +117,8 @@ def test_same_run_agrees_with_gnu_time(tmp_path, containment):
         cwd=tmp_path, stdin_path=stdin, stdout_path=tmp_path / "out", stderr_path=tmp_path / "err",
         env={"PATH": "/usr/bin:/bin"}, limit_address_space=False,
     )
-    stats = execute.run(spec, Limits(time_seconds=10, wall_seconds=30, memory_mib=512, output_mib=1),
-                        choose_containment(containment))
+    limits = Limits(time_seconds=10 * TEST_TIME_SCALE, wall_seconds=30 * TEST_TIME_SCALE, memory_mib=512, output_mib=1)
+    stats = execute.run(spec, limits, choose_containment(containment))
     assert (stats.exit_code, stats.signal, stats.tripped) == (0, None, None), stats
     user, system, max_rss_kib = report.read_text().split()
     cpu = float(user) + float(system)

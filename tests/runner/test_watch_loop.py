@@ -8,18 +8,17 @@ scale with JUDGE_TEST_TIME_SCALE on a slow machine.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
 
+from conftest import TEST_TIME_SCALE
 from judge.runner import execute
 from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.execute import LONGEST_WAIT_SECONDS, SHORTEST_WAIT_SECONDS, LookSchedule, Tripped
 from judge.runner.limits import Limits
 
-TIME_SCALE = float(os.environ.get("JUDGE_TEST_TIME_SCALE", "1"))
 BUSY = "while True:\n    pass\n"
 SLEEPER = "import time\ntime.sleep(60)\n"
 SLEEP_THEN_SPIN = "import time\ntime.sleep(0.3)\nwhile True:\n    pass\n"
@@ -115,7 +114,7 @@ def run(tmp_path: Path, source: str, containment: str, limits: Limits) -> tuple[
 def test_cpu_limit_trips_once_reached(tmp_path, containment, source):
     """Busy from the start, after a sleep, or in two processes: the CPU limit stops the tree, never before the
     containment counted its CPU time past the limit, and the wall limit (ten times longer) is not what stopped it."""
-    limit = 1.0 * TIME_SCALE
+    limit = 1.0 * TEST_TIME_SCALE
     stats, _ = run(tmp_path, source, containment, Limits(limit, 10 * limit, 256, 1))
     assert stats.tripped is Tripped.CPU, stats
     assert stats.cpu_seconds >= limit, stats
@@ -126,7 +125,7 @@ def test_wall_limit_trips_once_reached(tmp_path, containment, source):
     """Busy or asleep under a CPU limit ten times the wall limit: the wall limit stops it, with the time the run
     waited for a CPU read (the backstop leaves it out), and never before the limit. An order, not a precision: the
     loop trips only once the wall time it counts is past the limit, and no load can make that earlier."""
-    wall = 1.0 * TIME_SCALE
+    wall = 1.0 * TEST_TIME_SCALE
     stats, begun = run(tmp_path, source, containment, Limits(10 * wall, wall, 256, 1))
     assert stats.tripped is Tripped.WALL and stats.waiting_seconds is not None, stats
     assert stats.stopped_at is not None and stats.stopped_at - begun >= wall, stats
