@@ -10,8 +10,9 @@ reference's output is kept unless `force` says otherwise: the .ans may be the tr
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import SpecError, SubmissionError
 from judge.intake import visible_entries
@@ -22,8 +23,7 @@ from judge.problems.model import Problem
 WRITTEN, UNCHANGED, OVERWRITTEN = "written", "unchanged", "overwritten"
 
 
-@dataclass(frozen=True)
-class AnswerFile:
+class AnswerFile(Struct, frozen=True):
     """What became of one test's .ans."""
 
     test: str

@@ -28,9 +28,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from msgspec import Struct
 
 from judge.errors import JudgeError, SubmissionError
 from judge.intake import Refused, kind_refusal, natural_key, visible_entries
@@ -46,8 +47,7 @@ REFUSED = "refused: "
 """How an `Unmatched` reason starts when the entry was not read at all (a link, a FIFO, an over-size file)."""
 
 
-@dataclass(frozen=True)
-class Submission:
+class Submission(Struct, frozen=True):
     """One student's source file for one problem, as read. `relative` is its path inside the class folder (POSIX)."""
 
     student: str
@@ -59,16 +59,14 @@ class Submission:
     """When the file was last written: of two files for one pair, the newer is graded (`_one_per_pair`)."""
 
 
-@dataclass(frozen=True)
-class Unmatched:
+class Unmatched(Struct, frozen=True):
     """A file or folder of the class that is not graded, and why."""
 
     relative: str
     reason: str
 
 
-@dataclass(frozen=True)
-class ClassFolder:
+class ClassFolder(Struct, frozen=True):
     """What a class folder holds. `students` includes students none of whose files matched a problem."""
 
     layout: Layout

@@ -8,17 +8,17 @@ measurements, and every result carries them as its provenance.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
-class HostTiming:
+class HostTiming(Struct, frozen=True):
     """The conditions of one machine at one moment; each field a short word or phrase, UNKNOWN where unreadable."""
 
     machine: str
@@ -38,7 +38,7 @@ class HostTiming:
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON data (the cores as lists), so a result read back from JSON equals the one judged."""
-        record = dataclasses.asdict(self)
+        record = asdict(self)
         record["cores"] = [list(core) for core in self.cores]
         return record
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 from judge.host_timing import HostTiming
 
@@ -13,8 +14,7 @@ DEFAULT_SOURCE_LIMIT_KIB = 64
 MAX_SOURCE_LIMIT_KIB = 16 * 1024
 
 
-@dataclass(frozen=True)
-class RunOptions:
+class RunOptions(Struct, frozen=True):
     """How to judge a submission.
 
     language: a language name overriding detection by extension (`--lang pypy3`).

@@ -29,8 +29,9 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import JudgeError, JudgeFailure
 
@@ -41,8 +42,7 @@ _SQLITE_IOERR, _SQLITE_FULL = 10, 13
 _OPEN_LOCK = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-@dataclass(frozen=True)
-class FolderWords:
+class FolderWords(Struct, frozen=True):
     """How a command tells a person that its folder could not be written."""
 
     folder: str

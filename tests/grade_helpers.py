@@ -6,7 +6,7 @@ Two problems, each with three tests and no language allowance, so a TLE costs 0.
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import os
 import sqlite3
 import subprocess
@@ -134,7 +134,7 @@ def sample_gradebook(tmp_path: Path, *, partial: bool = False, student: str = "k
         (student, "add"): SubmissionOutcome(Verdict.AC, 3, _report([Verdict.AC] * 3), "", "w:1"),
         (student, "mul"): SubmissionOutcome(Verdict.WA, 2, _report([Verdict.AC, Verdict.WA, Verdict.AC], 0.2), "",
                                             "w:2"),
-        ("lee", "add"): SubmissionOutcome(Verdict.CE, 0, dataclasses.replace(_report([]), verdict=Verdict.CE,
+        ("lee", "add"): SubmissionOutcome(Verdict.CE, 0, msgspec.structs.replace(_report([]), verdict=Verdict.CE,
                                                                              compile_message="bad <code>"), "", "w:1"),
     }
     with ResultsDatabase(tmp_path / "out") as database:

@@ -15,16 +15,16 @@ Every file is read through `judge.intake`, by judge/problems/files.py: never a l
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.problems.files import read_problem_file
 from judge.problems.model import CUSTOM_CHECKER_FILE, SPEC_FILE, Problem
 
 
-@dataclass(frozen=True)
-class ProblemPack:
+class ProblemPack(Struct, frozen=True, dict=True):  # dict: room for the cached `digest`
     """A problem's judging files as (POSIX path relative to the problem folder, content), sorted by path."""
 
     problem_id: str

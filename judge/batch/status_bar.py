@@ -18,9 +18,9 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import TracebackType
 
+from msgspec import Struct
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.progress import (
@@ -66,8 +66,7 @@ class _VerdictsColumn(ProgressColumn):
         )
 
 
-@dataclass(frozen=True)
-class _Running:
+class _Running(Struct, frozen=True):
     """A pair being judged: since when, and what bounds it (its tests and the problem's time limit per test)."""
 
     label: str

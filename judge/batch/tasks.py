@@ -8,12 +8,13 @@ the source travel inside the `SubmissionTask`; the problem is unpacked into a fr
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import socket
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge import __version__
 from judge.batch.packing import ProblemPack
@@ -31,8 +32,7 @@ Pair = tuple[str, str]
 and the gradebook)."""
 
 
-@dataclass(frozen=True)
-class SubmissionTask:
+class SubmissionTask(Struct, frozen=True):
     """One submission to judge on one problem. `owner` says whose it is: a student (grade, serve), or for verify the
     reference's verdict folder and file (`accepted/sol.py`); `source_path` is its path as reports show it (inside
     the class folder, for grade).
@@ -51,8 +51,7 @@ class SubmissionTask:
         return (self.owner, self.problem.problem_id)
 
 
-@dataclass(frozen=True)
-class SubmissionOutcome:
+class SubmissionOutcome(Struct, frozen=True):
     """What judging one task gave: the verdict and the full typed result, or JE with `error` saying why the pair
     could not be judged (then `result` is None). `worker` names who judged it. Pickled to and from a Dask worker
     as it is; only the results database stores it as JSON."""
@@ -98,7 +97,7 @@ def run_task(task: SubmissionTask) -> SubmissionOutcome:
             f"the judge crashed (a bug; please report it): {type(error).__name__}: {' '.join(str(error).split())}",
             worker,
         )
-    shown = dataclasses.replace(result, submission=task.source_path)
+    shown = msgspec.structs.replace(result, submission=task.source_path)
     return SubmissionOutcome(verdict=result.verdict, tests_passed=result.passed, result=shown, error="", worker=worker)
 
 

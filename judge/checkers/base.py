@@ -10,6 +10,9 @@ called once per test case, after the submission exited cleanly:
 It receives raw bytes (a submission may print anything) and must turn any output, however broken (invalid
 UTF-8, NUL bytes, a 10 MB line, nothing at all), into WA or PE with a short message that helps the student:
 "line 3: expected '92', got '91'". An exception escaping a checker is a judge error (JE), not the student's fault.
+
+`CheckResult` is the one record of the judge that is a standard-library dataclass, not a msgspec Struct: a problem's
+checker.py imports this module inside its box (host.py), where only the standard library is importable.
 """
 
 from __future__ import annotations

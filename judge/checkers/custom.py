@@ -18,13 +18,14 @@ author's fault, not the student's: JudgeFailure (verdict JE) naming the file.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import select
 import shutil
 import time
 from pathlib import Path
+
+import msgspec.structs
 
 from judge.checkers.base import CheckResult
 from judge.errors import JudgeFailure, SpecError
@@ -101,7 +102,7 @@ class CustomChecker:
             process.close()
 
     def _start(self) -> dict[str, object]:
-        limits = dataclasses.replace(self._programs.limits, time_seconds=LIFETIME_SECONDS)
+        limits = msgspec.structs.replace(self._programs.limits, time_seconds=LIFETIME_SECONDS)
         self._process = self._programs.start_warm(self._spec, limits)
         return self._reply()
 

@@ -20,11 +20,12 @@ code is JE, never the student's verdict.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import stat
 from pathlib import Path
+
+import msgspec.structs
 
 from judge.checkers.base import CheckResult
 from judge.checkers.points import read_score_file, split_points
@@ -50,7 +51,7 @@ def program_limits(options: dict[str, float | int | str | bool], base: Limits) -
     """The limits of one checker run: `base` (problem code's), or a package's `validation_time` (s) and
     `validation_memory` (MiB), carried in the checker's options as `time` and `memory`."""
     time_seconds = float(options.get("time", base.time_seconds))
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         base,
         time_seconds=time_seconds,
         wall_seconds=2 * time_seconds + 1,
@@ -134,7 +135,7 @@ class ProgramChecker:
             arguments = [f"{inside}/input", f"{inside}/answer", f"{inside}/feedback/", *self._flags]
         else:
             arguments = [f"{inside}/input", f"{inside}/output", f"{inside}/answer"]
-        mounts = dataclasses.replace(program.mounts, writable_program_dir=True)  # the feedback folder
+        mounts = msgspec.structs.replace(program.mounts, writable_program_dir=True)  # the feedback folder
         program.sandbox.grant_write(case)
         argv = program.command(program.toolchain.language.run, self._limits.memory_mib, mounts)
         return program.run_spec([*argv, *arguments], team_output, "checker", mounts)

@@ -8,8 +8,9 @@ heavy lifting in C (bytes.split, slice comparison), so a 10 MB line or a million
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
+
+from msgspec import Struct
 
 from judge.checkers.base import shorten
 
@@ -76,8 +77,7 @@ def column(data: bytes, offset: int, line_start: int = 0) -> int:
     return len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
 
 
-@dataclass(frozen=True)
-class TokenMismatch:
+class TokenMismatch(Struct, frozen=True):
     """Where the output's tokens first stop matching the answer's; `got` or `expected` is None past an end."""
 
     got: bytes | None

@@ -6,13 +6,13 @@ contradict each other are refused here, in one line naming them and the fix (exi
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, get_args
 
 import click
+import msgspec.structs
+from msgspec import Struct
 
 from judge.host_timing import read_host_timing
 from judge.options import MAX_SOURCE_LIMIT_KIB, RunOptions, SandboxChoice
@@ -40,8 +40,7 @@ def handing(into: str, names: Sequence[str], decode: Callable[..., object], opti
     return decorate
 
 
-@dataclass(frozen=True)
-class RunOptionGroup:
+class RunOptionGroup(Struct, frozen=True):
     """Options that --help lists together, and the `RunOptions` fields they set: `fields`, called with the options'
     values as the keyword arguments `names` (by default the values are the fields)."""
 
@@ -70,7 +69,7 @@ def run_options(*groups: RunOptionGroup, **fixed: Any) -> Decorator:
             executor = given.get("executor")
             if executor is not None:
                 jobs = executor.jobs if executor.scheduler is None else None
-                given["options"] = dataclasses.replace(given["options"], workers=jobs)
+                given["options"] = msgspec.structs.replace(given["options"], workers=jobs)
             return function(*args, **given)
 
         return handed(with_workers)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.cluster.files import ClusterFiles
 from judge.errors import JudgeError
@@ -18,8 +19,7 @@ from judge.errors import JudgeError
 ADDRESS = re.compile(r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(?P<port>[0-9]{1,5})")
 
 
-@dataclass(frozen=True)
-class SchedulerAddress:
+class SchedulerAddress(Struct, frozen=True):
     """`scheme://host:port`, checked for its form (host is bare, without an IPv6 address's brackets)."""
 
     scheme: str
@@ -40,8 +40,7 @@ class SchedulerAddress:
             return False
 
 
-@dataclass(frozen=True)
-class SchedulerTarget:
+class SchedulerTarget(Struct, frozen=True):
     """Where to send the work, and the cluster folder that lets this client in (None for plain tcp)."""
 
     address: SchedulerAddress

@@ -15,9 +15,10 @@ from __future__ import annotations
 import datetime
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
+
+from msgspec import Struct
 
 from judge.errors import JudgeError
 from judge.private_folder import check_private_folder
@@ -31,8 +32,7 @@ FIX = "make the folder with judge cluster init DIR and copy all of it to this ma
 OWN_FIX = "copy the folder judge cluster init made as the account that uses it (scp -rp), keeping it 0700"
 
 
-@dataclass(frozen=True)
-class ClusterFiles:
+class ClusterFiles(Struct, frozen=True):
     """The paths of a cluster folder's three files."""
 
     folder: Path

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.course.late_policy import Credit, credit, hard_deadline
 from judge.course.model import Assignment, AssignmentGrade, Course, CourseGrades
@@ -19,8 +20,7 @@ NOT_SUBMITTED = "not submitted"
 ONLY_AFTER_CLOSING = "submitted only after the assignment closed: no credit"
 
 
-@dataclass(frozen=True)
-class Attempt:
+class Attempt(Struct, frozen=True):
     """One stored submission: `fraction` (0..1) of its problem's full credit, before any late factor."""
 
     student: str
@@ -29,8 +29,7 @@ class Attempt:
     fraction: float
 
 
-@dataclass(frozen=True)
-class _Best:
+class _Best(Struct, frozen=True):
     """The attempt that gives a problem its credit, and the credit it gets."""
 
     credited: float

@@ -7,7 +7,8 @@ A day late is each started 24 hours after the due time: one second late is one d
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.course.model import LatePolicy
 from judge.course.times import shown_time
@@ -16,8 +17,7 @@ DAY = 24 * 60 * 60
 ON_TIME = "on time"
 
 
-@dataclass(frozen=True)
-class Credit:
+class Credit(Struct, frozen=True):
     """A submission's worth: `factor` (0..1) of its fraction, and `rule`, the rule that gave it, in words. A
     `refused` submission is never stored; its `rule` is the one line that says when the assignment closed."""
 

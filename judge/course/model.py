@@ -5,11 +5,11 @@ them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 
-@dataclass(frozen=True)
-class LatePolicy:
+class LatePolicy(Struct, frozen=True):
     """What happens after an assignment's due time. `max_days` 0 refuses every late submission; otherwise one is
     accepted until `max_days` days after the due time (the hard deadline), with `percent_per_day` % of its credit
     taken off for each day, or part of a day, it is late."""
@@ -22,8 +22,7 @@ class LatePolicy:
         return self.max_days == 0
 
 
-@dataclass(frozen=True)
-class Assignment:
+class Assignment(Struct, frozen=True):
     """Problems handed out together: open from `opens` (None: from the start) and due at `due` (Unix times)."""
 
     id: str
@@ -34,8 +33,7 @@ class Assignment:
     late: LatePolicy = LatePolicy()
 
 
-@dataclass(frozen=True)
-class Extension:
+class Extension(Struct, frozen=True):
     """One student's own due time for one assignment; the late policy counts from it."""
 
     student: str
@@ -43,8 +41,7 @@ class Extension:
     due: float
 
 
-@dataclass(frozen=True)
-class Course:
+class Course(Struct, frozen=True):
     """Every assignment, in the teacher's order, and every extension granted. A problem is in at most one
     assignment; one in none follows the server's contest window."""
 
@@ -64,8 +61,7 @@ class Course:
         return granted[-1] if granted else assignment.due
 
 
-@dataclass(frozen=True)
-class AssignmentGrade:
+class AssignmentGrade(Struct, frozen=True):
     """A student's grade for one assignment, after late credit: `points` of `max_points`, and `rule`, the rule
     that made it, in words a student and an LMS column can carry (for example "on time", or "2 days late: 80 %
     (10 % a day, at most 3 days)")."""
@@ -77,8 +73,7 @@ class AssignmentGrade:
     rule: str
 
 
-@dataclass(frozen=True)
-class CourseGrades:
+class CourseGrades(Struct, frozen=True):
     """Every student's grade for every assignment, by (student id, assignment id)."""
 
     assignments: tuple[Assignment, ...]

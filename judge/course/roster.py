@@ -10,8 +10,9 @@ too: an LMS would put two students' grades on one person.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import JudgeError
 
@@ -24,8 +25,7 @@ UNIQUE = ("id", "email", "sis_id")
 """Columns whose non-empty values name one student each."""
 
 
-@dataclass(frozen=True)
-class RosterRow:
+class RosterRow(Struct, frozen=True):
     """One student of the roster; an optional column not given (or left empty) is ''."""
 
     id: str
@@ -38,8 +38,7 @@ class RosterRow:
     section: str = ""
 
 
-@dataclass(frozen=True)
-class Roster:
+class Roster(Struct, frozen=True):
     """The students in the file's order, and which optional columns the file has (a view shows only those)."""
 
     path: Path

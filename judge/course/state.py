@@ -3,8 +3,9 @@ extension counted: what serve's submit refuses and what its pages show, decided 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 from judge.course.late_policy import credit, hard_deadline
 from judge.course.model import Assignment, Course
@@ -13,8 +14,7 @@ from judge.course.times import shown_time
 Phase = Literal["not open yet", "open", "late", "closed"]
 
 
-@dataclass(frozen=True)
-class AssignmentState:
+class AssignmentState(Struct, frozen=True):
     """`due` is this student's (their extension's when `extended`); `closes` the hard deadline that follows from
     it; `credit_now` the rule a submission at the moment would earn (late: its percentage and the policy)."""
 

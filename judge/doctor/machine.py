@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import platform
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge import __version__
 from judge.errors import ToolchainMissing
@@ -17,8 +18,7 @@ from judge.runner.sandbox import BOX_UID, bwrap_problem, choose_sandbox, sandbox
 from judge.runner.starter_choice import shares_one_box
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Struct, frozen=True):
     topic: str
     status: str
     detail: str

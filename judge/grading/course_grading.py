@@ -10,10 +10,11 @@ own, due never, so a plain class still exports a column per problem.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec.structs
 
 from judge.course.grades import Attempt, course_grades
 from judge.course.model import Assignment, Course
@@ -38,7 +39,7 @@ def graded_course(course: Course, problems: Mapping[str, Problem], assignments_f
                 "give the assignment another id"
             )
         own.append(Assignment(problem_id, problem.spec.title or problem_id, (problem_id,), None, math.inf))
-    return dataclasses.replace(course, assignments=course.assignments + tuple(own))
+    return msgspec.structs.replace(course, assignments=course.assignments + tuple(own))
 
 
 def class_students(found: Sequence[str], roster: Roster | None) -> tuple[str, ...]:
@@ -66,7 +67,7 @@ def as_course(
 ) -> Gradebook:
     """`gradebook` with the roster's students and the course's grades (`course` as `graded_course` made it)."""
     students = class_students(gradebook.students, roster)
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         gradebook,
         students=students,
         roster=roster,

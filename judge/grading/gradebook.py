@@ -11,9 +11,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 from judge import __version__
 from judge.batch.tasks import Pair
@@ -29,8 +31,7 @@ if TYPE_CHECKING:  # judge.stress imports the judging engine, which the gradeboo
     from judge.stress import StressReport
 
 
-@dataclass(frozen=True)
-class ProblemColumn:
+class ProblemColumn(Struct, frozen=True):
     """What the gradebook shows about a problem."""
 
     id: str
@@ -39,8 +40,7 @@ class ProblemColumn:
     tests: int
 
 
-@dataclass(frozen=True)
-class Gradebook:
+class Gradebook(Struct, frozen=True):
     """Every student of the class, every problem, and the stored result of each pair that was submitted."""
 
     problems: tuple[ProblemColumn, ...]

@@ -25,10 +25,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeAlias
+
+from msgspec import Struct
 
 from judge import __version__
 from judge.batch.tasks import Pair, SubmissionOutcome, SubmissionTask
@@ -71,8 +72,7 @@ CREATE TABLE IF NOT EXISTS judge_again (  -- pairs a --force run has still to ju
 """
 
 
-@dataclass(frozen=True)
-class Fingerprint:
+class Fingerprint(Struct, frozen=True):
     """What a result depends on; a pair whose fingerprint changed is judged again."""
 
     source_path: str
@@ -87,8 +87,7 @@ class Fingerprint:
         return cls(task.source_path, task.source.sha256, task.problem.digest, judge_version)
 
 
-@dataclass(frozen=True)
-class StoredResult:
+class StoredResult(Struct, frozen=True):
     """One row of the results table."""
 
     student: str

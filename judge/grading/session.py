@@ -9,11 +9,12 @@ alike: nothing is left running, and the gradebook is not rewritten from half a r
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.batch.engine import Stopped, run_batch
 from judge.batch.executors import ExecutorChoice, Finished
@@ -37,8 +38,7 @@ from judge.problems.model import Problem
 from judge.problems.scan import load_problems
 
 
-@dataclass(frozen=True)
-class GradeRequest:
+class GradeRequest(Struct, frozen=True):
     """Everything `judge grade` was asked to do."""
 
     problems_dir: Path
@@ -61,8 +61,7 @@ class GradeRequest:
     """The assignments file (None: the problems folder's assignments.yaml, if there is one)."""
 
 
-@dataclass(frozen=True)
-class GradeSummary:
+class GradeSummary(Struct, frozen=True):
     """What a finished run did: `judged` pairs were sent to workers, `reused` were already up to date."""
 
     judged: int
@@ -117,7 +116,7 @@ def grade(request: GradeRequest, publish: Callable[[Gradebook], None]) -> GradeS
         submitted_at = {(each.student, each.problem_id): each.modified_ns / 1e9 for each in class_folder.submissions}
         gradebook = as_course(gradebook, course, folder_attempts(gradebook, submitted_at), roster, assignments_file)
         if request.stress_budget is not None:
-            gradebook = dataclasses.replace(
+            gradebook = msgspec.structs.replace(
                 gradebook,
                 stress=minimal_inputs(
                     problems,
@@ -145,7 +144,7 @@ def _course(request: GradeRequest, problems: Mapping[str, Problem], roster: Rost
     if roster is not None:
         students = [row.id for row in roster.rows]
         extensions = read_extensions(roster.path.parent / EXTENSIONS_FILE, course, students)
-        course = dataclasses.replace(course, extensions=extensions)
+        course = msgspec.structs.replace(course, extensions=extensions)
     return graded_course(course, problems, source), source
 
 

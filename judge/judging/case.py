@@ -9,9 +9,10 @@ rejecting, is the problem's JE, as the format says.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
+
+import msgspec.structs
 
 from judge.errors import JudgeFailure
 from judge.judging import measuring
@@ -144,7 +145,7 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         if not asked:
             said = f"accepted on pass {number}" + (f": {checked.message}" if checked.message else "")
             return _passes_result(test, runs, Verdict.AC, said, checked.score)
-        current = dataclasses.replace(test, input_path=next_input)
+        current = msgspec.structs.replace(test, input_path=next_input)
     raise JudgeFailure(
         f"the output validator wrote nextpass.in on pass {passes}, the last one (limits.validation_passes: {passes})"
     )

@@ -18,11 +18,12 @@ A view of a submission takes a `Shown`, which `shown` makes: no view can show a 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.verdicts import Verdict
@@ -87,11 +88,11 @@ HIDDEN_MESSAGES: dict[Verdict, Callable[[str], str]] = {
 def _boj(case: CaseResult) -> CaseResult:
     if case.is_sample:
         return (
-            dataclasses.replace(case, message=without_server_paths(case.message))
+            msgspec.structs.replace(case, message=without_server_paths(case.message))
             if case.verdict is Verdict.JE
             else case
         )
-    return dataclasses.replace(case, message=HIDDEN_MESSAGES[case.verdict](case.message), diff="")
+    return msgspec.structs.replace(case, message=HIDDEN_MESSAGES[case.verdict](case.message), diff="")
 
 
 def _boj_figures(cases: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
@@ -105,7 +106,7 @@ def _boj_figures(cases: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
     return tuple(
         case
         if case.is_sample
-        else dataclasses.replace(
+        else msgspec.structs.replace(
             case, cpu_seconds=cpu, wall_seconds=wall, peak_mib=peak, cpu_runs=(), near_limit_band=None
         )  # a test's own runs, or its being near the limit, would tell which hidden test was the slow one
         for case in cases
@@ -120,8 +121,7 @@ def _all_as_they_are(cases: tuple[CaseResult, ...]) -> tuple[CaseResult, ...]:
     return cases
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Struct, frozen=True):
     """What one reader is shown: of each test, of the tests together (figures across them), and of the line
     saying why a submission could not be judged."""
 
@@ -137,8 +137,7 @@ POLICIES: dict[str, Policy] = {
 """Every policy by name; `judge run --feedback NAME` picks one."""
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(Struct, frozen=True):
     """A result as `policy` lets a person see it: what every view of a submission is given. Made by `shown`."""
 
     result: SubmissionResult
@@ -149,7 +148,7 @@ def shown(result: SubmissionResult, policy: str) -> Shown:
     """`result` as `policy` lets a person see it (applying a policy again changes nothing)."""
     chosen = POLICIES[policy]
     return Shown(
-        dataclasses.replace(result, cases=chosen.cases(tuple(chosen.case(each) for each in result.cases))), policy
+        msgspec.structs.replace(result, cases=chosen.cases(tuple(chosen.case(each) for each in result.cases))), policy
     )
 
 

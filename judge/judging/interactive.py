@@ -25,13 +25,14 @@ The verdict follows problemtools, with the submission's behaviour deciding the s
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.checkers.base import CheckResult
 from judge.checkers.program import ProgramChecker
@@ -49,8 +50,7 @@ SIGPIPE_EXIT = 128 + signal.SIGPIPE
 RELAY_CHUNK = 64 * 1024
 
 
-@dataclass(frozen=True)
-class Interaction:
+class Interaction(Struct, frozen=True):
     """What one interactive test gave: the submission's run, and the verdict with its message (and the score the
     validator gave, when its verdict stands)."""
 
@@ -71,7 +71,7 @@ def interact(
     """Run `submission` (contained by the judging setup's `containment`) against `validator` on `test`, the judge
     relaying between their pipes."""
     checker = validator.prepare(input=test.input_path.read_bytes(), output=b"", answer=test.answer_path.read_bytes())
-    checker_limits = dataclasses.replace(
+    checker_limits = msgspec.structs.replace(
         validator.limits, wall_seconds=validator.limits.wall_seconds + limits.wall_seconds
     )
     to_submission, from_submission, to_validator, from_validator = os.pipe(), os.pipe(), os.pipe(), os.pipe()
@@ -107,11 +107,10 @@ def interact(
 
 def _piped(spec: RunSpec, stdin: int, stdout: int) -> RunSpec:
     """`spec` reading `stdin` and writing `stdout` (pipe ends), which only its program holds."""
-    return dataclasses.replace(spec, argv=pipes_past_the_wrapper(spec.argv), stdin_fd=stdin, stdout_fd=stdout)
+    return msgspec.structs.replace(spec, argv=pipes_past_the_wrapper(spec.argv), stdin_fd=stdin, stdout_fd=stdout)
 
 
-@dataclass(frozen=True)
-class _Ended:
+class _Ended(Struct, frozen=True):
     """When one side's output ended (time.monotonic), and whether the relay cut it at the sender's limit."""
 
     at: float

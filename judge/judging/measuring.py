@@ -16,9 +16,10 @@ and validator run together once):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.runner.execute import RunStats, Tripped
 from judge.runner.limits import Limits
@@ -32,8 +33,7 @@ BAND_CEILING = 0.25
 MOST_EXTRA_RUNS = 2
 
 
-@dataclass(frozen=True)
-class Measured:
+class Measured(Struct, frozen=True):
     """What a test's runs came to: the run whose facts give the verdict, and the band when it was near the limit."""
 
     decides: int
@@ -49,7 +49,7 @@ def band(runs: Sequence[RunStats]) -> float:
 
 def stopping_limits(limits: Limits, runs: Sequence[RunStats]) -> Limits:
     """The limits the next run is stopped at: the CPU limit plus the band, so that how far over it went is known."""
-    return dataclasses.replace(limits, time_seconds=limits.time_seconds * (1 + band(runs)))
+    return msgspec.structs.replace(limits, time_seconds=limits.time_seconds * (1 + band(runs)))
 
 
 def wants_another_run(runs: Sequence[RunStats], limits: Limits) -> bool:

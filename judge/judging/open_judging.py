@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import SpecError, SubmissionError
 from judge.judging.case import judge_case, run_test
@@ -24,8 +25,7 @@ from judge.runner.classify import Classification
 from judge.verdicts import Verdict
 
 
-@dataclass(frozen=True)
-class ReferenceRun:
+class ReferenceRun(Struct, frozen=True):
     """One test's run of a reference solution: how it ended (None: cleanly) and what it printed."""
 
     test: TestCase
@@ -46,8 +46,7 @@ def reference_runs(problem: Problem, source: Path, options: RunOptions) -> Itera
             yield ReferenceRun(test, failure, output.read_bytes() if failure is None else b"")
 
 
-@dataclass(frozen=True)
-class Judging:
+class Judging(Struct, frozen=True):
     """A submission compiled once, with its checker open: judge any number of test cases against it.
 
     `judge run` feeds its problem's tests through `judge_submission`; `judge stress` feeds it generated inputs,

@@ -6,15 +6,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
+
+from msgspec import Struct, field
+from msgspec.structs import asdict, fields
 
 from judge.runner.limits import Limits
 from judge.verdicts import Verdict
 
 
-@dataclass(frozen=True)
-class CaseResult:
+class CaseResult(Struct, frozen=True):
     """The outcome of one test case."""
 
     name: str
@@ -44,8 +45,7 @@ class CaseResult:
         return "; ".join(parts)
 
 
-@dataclass(frozen=True)
-class SubmissionHeader:
+class SubmissionHeader(Struct, frozen=True):
     """What is known of a submission before its first test runs: enough for a view to print its header at once."""
 
     problem_id: str
@@ -95,8 +95,7 @@ def overall_verdict(cases: Sequence[CaseResult]) -> Verdict:
     return next((case.verdict for case in cases if case.verdict is not Verdict.AC), Verdict.AC)
 
 
-@dataclass(frozen=True)
-class SubmissionResult:
+class SubmissionResult(Struct, frozen=True):
     """The outcome of one submission on one problem. `verdict` is the first non-AC test's verdict."""
 
     problem_id: str
@@ -157,7 +156,7 @@ class SubmissionResult:
         data = {each.name: getattr(self, each.name) for each in fields(self)}
         data["limits"] = asdict(self.limits)
         data["verdict"] = self.verdict.short
-        data["cases"] = [{**vars(case), "verdict": case.verdict.short} for case in self.cases]
+        data["cases"] = [{**asdict(case), "verdict": case.verdict.short} for case in self.cases]
         return data
 
     @classmethod

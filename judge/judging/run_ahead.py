@@ -18,10 +18,11 @@ dropped: the launcher kills it, or never starts it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+
+import msgspec.structs
+from msgspec import Struct, field
 
 from judge.judging import measuring
 from judge.judging.failures import JUDGE_FAILURES
@@ -32,8 +33,7 @@ from judge.runner import execute
 SECOND_OUTPUTS = ".ahead"  # the suffix of the second set of output files
 
 
-@dataclass
-class RunAhead:
+class RunAhead(Struct):
     """The runs of a submission's tests, the next one begun while one goes on (see above)."""
 
     setup: JudgingSetup
@@ -77,7 +77,7 @@ class RunAhead:
         setup = self.setup
         spec = setup.run_spec(test.input_path)
         if self.second_outputs:
-            spec = dataclasses.replace(
+            spec = msgspec.structs.replace(
                 spec,
                 stdout_path=spec.stdout_path.with_name(spec.stdout_path.name + SECOND_OUTPUTS),
                 stderr_path=spec.stderr_path.with_name(spec.stderr_path.name + SECOND_OUTPUTS),

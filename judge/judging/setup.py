@@ -9,13 +9,14 @@ A test case needs nothing else (case.py).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct, field
 
 from judge.checkers import Checker, open_checker, open_test_checkers
 from judge.errors import SpecError, SubmissionError, ToolchainMissing
@@ -44,8 +45,7 @@ from judge.suggest import nearby_path
 LAUNCHER_LANGUAGE = "python3"  # the language whose toolchain runs a warm box's launcher without a system Python
 
 
-@dataclass(frozen=True)
-class JudgingSetup:
+class JudgingSetup(Struct, frozen=True):
     """Everything fixed for the runs of one submission, built by `set_up`: with a test, all a case needs."""
 
     problem: Problem
@@ -60,7 +60,7 @@ class JudgingSetup:
     """The containment the command chose; inside `tests_started`, the run group the tests share."""
     starter: Starter
     """How a run starts: a fork of the judge; inside `tests_started`, the tests' launcher or warm box."""
-    test_checkers: Mapping[str, Checker] = dataclasses.field(default_factory=dict)
+    test_checkers: Mapping[str, Checker] = field(default_factory=dict)
     """The checkers of the tests that have their own (a package group's output validator flags), by name."""
     outputs: KeptOutputs | None = None
     """Inside `tests_started`, the output files of the test before, emptied for the next (runner/execute.py)."""
@@ -74,7 +74,7 @@ class JudgingSetup:
     def run_spec(self, input_path: Path) -> RunSpec:
         """How the program starts on the test whose input is `input_path`: its run command, confined."""
         if self.test_run is not None:
-            return dataclasses.replace(self.test_run, stdin_path=input_path)
+            return msgspec.structs.replace(self.test_run, stdin_path=input_path)
         in_box = self.starter.in_box
         argv = self.program.command(self.program.toolchain.language.run, self.limits.memory_mib, in_box=in_box)
         return self.program.run_spec(argv, input_path, "run", in_box=in_box)
@@ -193,8 +193,8 @@ def tests_started(setup: JudgingSetup) -> Iterator[JudgingSetup]:
         test_starter(program.sandbox, containment, program.mounts, rlimits, _launcher_python) as starter,
         KeptOutputs() as outputs,
     ):
-        started = dataclasses.replace(setup, starter=starter, containment=containment, outputs=outputs)
-        yield dataclasses.replace(started, test_run=started.run_spec(Path(os.devnull)))
+        started = msgspec.structs.replace(setup, starter=starter, containment=containment, outputs=outputs)
+        yield msgspec.structs.replace(started, test_run=started.run_spec(Path(os.devnull)))
 
 
 def _launcher_python() -> BoxPython | None:

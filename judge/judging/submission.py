@@ -10,8 +10,9 @@ as a single `JudgeFailure`, which each command answers in its own way.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
+
+import msgspec.structs
 
 from judge.judging.case import judge_case
 from judge.judging.failures import JUDGE_FAILURES, as_failure
@@ -37,7 +38,7 @@ def judge_submission(
             result = _judge_tests(setup, header, options, listener)
     except JUDGE_FAILURES as error:
         raise as_failure(error) from None
-    return dataclasses.replace(result, hints=hints_for(result, setup.program.toolchain.language))
+    return msgspec.structs.replace(result, hints=hints_for(result, setup.program.toolchain.language))
 
 
 class _Silent:
@@ -90,9 +91,9 @@ def _scored(setup: JudgingSetup, result: SubmissionResult) -> SubmissionResult:
         return result
     most = round(scoring.max_score(), 6)
     if result.verdict is Verdict.CE:
-        return dataclasses.replace(result, score=0.0, max_score=most)
+        return msgspec.structs.replace(result, score=0.0, max_score=most)
     verdict, score = scoring.grade(
         {case.name: case.verdict for case in result.cases},
         {case.name: case.score for case in result.cases if case.score is not None},
     )
-    return dataclasses.replace(result, verdict=verdict, score=round(score, 6), max_score=most)
+    return msgspec.structs.replace(result, verdict=verdict, score=round(score, 6), max_score=most)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from judge.tool_cache import validated_once
 
@@ -30,8 +31,7 @@ SCHEMA_MODULE = Path(__file__).with_name("schema.py")
 """The code that validates languages.yaml: a cached table is reused only while this file is unchanged."""
 
 
-@dataclass(frozen=True)
-class Allowance:
+class Allowance(Struct, frozen=True):
     """BOJ's extra budget for slower languages: limit × factor + extra."""
 
     factor: float = 1.0
@@ -41,8 +41,7 @@ class Allowance:
         return limit * self.factor + self.extra
 
 
-@dataclass(frozen=True)
-class ToolSpec:
+class ToolSpec(Struct, frozen=True):
     """How to find a tool. `venv`: the package that gives this Python `-m venv` (the tool then also fills
     `{<name>_venv}`); `static`: the package with the static libraries this compiler needs for `-static`."""
 
@@ -53,8 +52,7 @@ class ToolSpec:
     static: str | None = None
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(Struct, frozen=True):
     key: str
     display: str
     extensions: tuple[str, ...]

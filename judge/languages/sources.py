@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import SubmissionError
 from judge.intake import Refused, read_source, size_refusal
@@ -21,8 +22,7 @@ from judge.languages.catalog import MORE_SOURCES, SCRIPTS, Language
 from judge.languages.detection import declares_main, detect_language
 
 
-@dataclass(frozen=True)
-class SourceFiles:
+class SourceFiles(Struct, frozen=True):
     """A submission's files, read: one source file, or a folder of several, whose other files are written beside the
     main source, executable if they were."""
 

@@ -16,8 +16,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 from judge.errors import ToolchainMissing
 from judge.languages.catalog import DEFAULT_MAIN, LANGUAGES, MORE_SOURCES, Language, ToolSpec
@@ -36,8 +38,7 @@ LAYOUT_PROBE = (
 STATIC_PROBE = "int main(void) { return 0; }\n"
 
 
-@dataclass(frozen=True)
-class Toolchain:
+class Toolchain(Struct, frozen=True):
     """A language with its tools found on this machine.
 
     paths: each tool's real binary. venvs: for a Python tool, the interpreter of the judge's empty virtual
@@ -136,8 +137,7 @@ def _outermost(paths: set[str]) -> list[str]:
 # --- Python: an empty virtual environment, made once per interpreter and kept in the judge's cache -------------
 
 
-@dataclass(frozen=True)
-class _Interpreter:
+class _Interpreter(Struct, frozen=True):
     """A Python as submissions run it: `python` the interpreter of its venv, `shown` and `hidden` what a box
     needs of the venv and of the base interpreter (binary, shared libraries, standard library, not its packages)."""
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from msgspec import Struct
 
 from judge.verdicts import Verdict
 
@@ -21,8 +22,7 @@ def matches_path(pattern: str, path: PurePosixPath) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class CaseRequirement:
+class CaseRequirement(Struct, frozen=True):
     """What the test cases any of `patterns` matches must get (submissions.yaml): each a `permitted` verdict, at
     least one a `required` one. A group's key with braces is one group (`secret/*{1,3}`: the tests of either
     pattern together); no patterns: every test (a requirement for the whole submission)."""
@@ -53,8 +53,7 @@ def _names(verdicts: frozenset[Verdict]) -> str:
     return ", ".join(sorted(verdict.short for verdict in verdicts))
 
 
-@dataclass(frozen=True)
-class Expectation:
+class Expectation(Struct, frozen=True):
     """`short` is how reports name it (`WA`, `rejected`); `verdicts` are the overall verdicts that meet it."""
 
     short: str
@@ -84,8 +83,7 @@ class Expectation:
         return self.verdicts == {Verdict.AC} and not self.partial
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(Struct, frozen=True):
     """One reference submission and what it must get; `skipped` says why it cannot be judged here (a language
     judge does not have), in which case it is listed but never run."""
 

@@ -9,9 +9,10 @@ pydantic or PyYAML.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+from msgspec import Struct, field
 
 from judge.options import DEFAULT_SOURCE_LIMIT_KIB
 
@@ -30,16 +31,14 @@ PROGRAM_PROTOCOLS = {"program": "package", "testlib": "testlib"}
 """problem.yaml's key for a checker program (`checker: {program: v.cpp}`), and the protocol it speaks."""
 
 
-@dataclass(frozen=True, kw_only=True)
-class CheckerSpec:
+class CheckerSpec(Struct, frozen=True, kw_only=True):
     """Which checker decides outputs: a built-in name with its options, or `checker.py` in the problem folder."""
 
     name: str = "boj"
     options: Mapping[str, float | int | str | bool] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ProblemSpec:
+class ProblemSpec(Struct, frozen=True, kw_only=True):
     """The contents of `problem.yaml`, validated (schema.py). Limits are BOJ's: seconds, MiB."""
 
     id: str
@@ -59,8 +58,7 @@ class ProblemSpec:
         return cls(**{**fields, "checker": CheckerSpec(**fields["checker"])})
 
 
-@dataclass(frozen=True)
-class TestCase:
+class TestCase(Struct, frozen=True):
     """One test: its input, its reference answer, and whether it is a sample shown to students."""
 
     name: str
@@ -72,8 +70,7 @@ class TestCase:
         return is_sample_name(self.name)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Struct, frozen=True):
     """A loaded problem: our folder layout or a problem package, in the same shape.
 
     references: the reference submissions when the problem carries its own (a package's `submissions/`); None

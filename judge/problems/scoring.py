@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.verdicts import Verdict
 
@@ -50,8 +51,7 @@ WORST_FIRST = (Verdict.JE, Verdict.RE, Verdict.MLE, Verdict.TLE, Verdict.OLE, Ve
 """The order `worst_error` picks in (the format's JE, RTE, MLE, TLE, OLE, WA; our PE counts as WA)."""
 
 
-@dataclass(frozen=True)
-class ScoreGroup:
+class ScoreGroup(Struct, frozen=True):
     """A test group: its items (test names and subgroups, in judging order) and how they are graded."""
 
     name: str

@@ -8,9 +8,10 @@ the containment of every compile is the one the command chose, passed in.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.errors import SubmissionError
 from judge.languages.catalog import MORE_SOURCES
@@ -29,16 +30,14 @@ COMPILE_MESSAGE_CHARS = 4000
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
-class Compiled:
+class Compiled(Struct, frozen=True):
     """The outcome of the compile step: whether it succeeded, and the compiler's message (warnings on success)."""
 
     ok: bool
     message: str = ""
 
 
-@dataclass(frozen=True)
-class Program:
+class Program(Struct, frozen=True):
     """A program folder with its source written, the toolchain that builds and runs it, and its sandbox."""
 
     toolchain: Toolchain
@@ -139,13 +138,13 @@ class Program:
         language = self.toolchain.language
         if language.compile is None:
             return Compiled(ok=True)
-        mounts = dataclasses.replace(self.mounts, writable_program_dir=True)
+        mounts = msgspec.structs.replace(self.mounts, writable_program_dir=True)
         self.sandbox.grant_write(mounts.program_dir)
         argv = self.command(language.compile, COMPILE_LIMITS.memory_mib, mounts)
         empty = self.scratch / "empty.in"
         empty.touch()
         spec = self.run_spec(argv, empty, "compile", mounts)
-        stats = execute.run(dataclasses.replace(spec, limit_address_space=False), COMPILE_LIMITS, containment)
+        stats = execute.run(msgspec.structs.replace(spec, limit_address_space=False), COMPILE_LIMITS, containment)
         failure = classify(stats, COMPILE_LIMITS)
         output = (spec.stdout_path.read_text(errors="replace") + spec.stderr_path.read_text(errors="replace")).strip()
         if failure is None:

@@ -11,8 +11,9 @@ misbehaving one is the judge's failure (JE, or a failed data check), never a stu
 from __future__ import annotations
 
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.languages.catalog import LANGUAGES
 from judge.languages.toolchains import resolve_toolchain
@@ -33,8 +34,7 @@ PROBLEM_CODE_LIMITS = Limits(time_seconds=30, wall_seconds=60, memory_mib=1024, 
 SCRIPT_LANGUAGE = "python3"  # checker.py, validator.py and generator.py: standard library only
 
 
-@dataclass(frozen=True)
-class ProblemPrograms:
+class ProblemPrograms(Struct, frozen=True):
     """The sandbox, containment and limits of a problem's programs for one command; every run, warm start and
     build of them goes through here, so none can miss `--sandbox` or `--containment`."""
 

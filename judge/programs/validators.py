@@ -5,8 +5,9 @@ crashes, hangs or exceeds its limits fails the data check, it is never trusted."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.programs.program import Program
 from judge.programs.runs import ProblemPrograms
@@ -15,8 +16,7 @@ from judge.runner.classify import classify
 VALID, INVALID = 42, 43
 
 
-@dataclass(frozen=True)
-class ValidatorVerdict:
+class ValidatorVerdict(Struct, frozen=True):
     """What a validator said of one input: legal or not, and its message (stdout when legal, else stderr)."""
 
     legal: bool
@@ -38,8 +38,7 @@ def run_validator(programs: ProblemPrograms, validator: Path, test_input: Path, 
     return ValidatorVerdict(False, f"{validator}: {failure.verdict.short}: {failure.message}")
 
 
-@dataclass(frozen=True)
-class InputValidator:
+class InputValidator(Struct, frozen=True):
     """One compiled input validator of a package (at `path`, whose name a group's arguments may be given for),
     with the label reports use for it."""
 

@@ -10,23 +10,22 @@ import os
 import shutil
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal, TextIO
+
+from msgspec import Struct
 
 SGR = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35"}
 """The words of a style (`Verdict.colour`, "bold yellow") as Select Graphic Rendition codes."""
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(Struct, frozen=True):
     """One table cell: inert text and the style it is shown in on a colour terminal."""
 
     text: str
     style: str = ""
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(Struct, frozen=True):
     title: str
     justify: Literal["left", "right"] = "left"
 

@@ -6,7 +6,8 @@ Pure and small on purpose: each rule is one line of the table tests in tests/run
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.runner.execute import RunStats, Tripped
 from judge.runner.limits import Limits
@@ -17,8 +18,7 @@ FRAME_STARTS = ('File "', "at ")
 """How a stack frame's first line starts in Python's and Java's tracebacks."""
 
 
-@dataclass(frozen=True)
-class Classification:
+class Classification(Struct, frozen=True):
     """A verdict and why. The message's first line is the summary (for an RE: what ended the run and the error's
     headline); any further lines are the tail of stderr, kept as lines for the views to show below it."""
 

@@ -28,8 +28,9 @@ import os
 import signal
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import RUN_TOKEN_VARIABLE, Containment, Guards, Run, Sample, kill_process_group
@@ -55,8 +56,7 @@ class Tripped(enum.Enum):
     PROCESSES = "processes"
 
 
-@dataclass(frozen=True)
-class RunStats:
+class RunStats(Struct, frozen=True):
     """What happened to one run of a command."""
 
     cpu_seconds: float
@@ -80,8 +80,7 @@ class RunStats:
         return self.peak_bytes / MIB
 
 
-@dataclass(frozen=True)
-class RunSpec:
+class RunSpec(Struct, frozen=True):
     """A command ready to start: argv (already wrapped by the sandbox), where it runs, and its files."""
 
     argv: list[str]
@@ -153,8 +152,7 @@ def begin(
         raise
 
 
-@dataclass(frozen=True)
-class PendingRun:
+class PendingRun(Struct, frozen=True):
     """A run begun (`begin`): what `finish` needs to watch it, kill what is left and read the facts, and what it
     holds open until then (its files and containment, `held`)."""
 
@@ -286,8 +284,7 @@ def charged_wall(elapsed: float, waited: float | None, limits: Limits) -> float:
     return elapsed - min(waited, elapsed)
 
 
-@dataclass(frozen=True)
-class LookSchedule:
+class LookSchedule(Struct, frozen=True):
     """When the watch loop next looks at a running tree: no sooner than a limit could have been reached.
 
     Each look wakes the judge and reads the tree's counters, and finds nothing unless a limit is near: a

@@ -3,13 +3,12 @@ results and their views name a run's limits without loading the runner that enfo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 MIB = 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Struct, frozen=True):
     """The limits a run gets (for a submission: after its language's allowance). Seconds and MiB."""
 
     time_seconds: float

@@ -19,9 +19,10 @@ import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
+
+from msgspec import Struct, field
 
 from judge.errors import SandboxUnavailable
 from judge.options import SandboxChoice
@@ -78,8 +79,7 @@ def program_env(home: Path) -> dict[str, str]:
     return {**SANDBOX_ENV, "HOME": str(home)}
 
 
-@dataclass(frozen=True)
-class ToolchainView:
+class ToolchainView(Struct, frozen=True):
     """What a box may see of a toolchain installed outside /usr: `shown` paths (files or folders) appear
     read-only at the same place, and `hidden` folders under them appear empty (an interpreter's site-packages)."""
 
@@ -87,8 +87,7 @@ class ToolchainView:
     hidden: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True)
-class Mounts:
+class Mounts(Struct, frozen=True):
     """What one run may see: its program folder (read-only unless compiling) and its toolchain."""
 
     program_dir: Path
@@ -134,8 +133,7 @@ class Sandbox(Protocol):
         """Let the box's user write `folder` (the program folder while compiling)."""
 
 
-@dataclass(frozen=True)
-class Unconfined:
+class Unconfined(Struct, frozen=True):
     """No isolation: the command runs as the judge's user, in the program folder."""
 
     syscall_filter: LoadableFilter | None
@@ -154,8 +152,7 @@ class Unconfined:
         return None
 
 
-@dataclass(frozen=True)
-class Bubblewrap:
+class Bubblewrap(Struct, frozen=True):
     """Confinement with bubblewrap (https://github.com/containers/bubblewrap).
 
     A judge that is root starts bwrap as root without a user namespace (as isolate does), and the command runs

@@ -13,9 +13,10 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from msgspec import Struct
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import Contained
@@ -27,8 +28,7 @@ FALLBACK_STACK_BYTES = 8 * MIB
 EXIT_REPORT_SECONDS = 10.0  # how long a run may take to be reported ended once it is killed
 
 
-@dataclass(frozen=True)
-class Exited:
+class Exited(Struct, frozen=True):
     """How a run's first process ended: its wait status and rusage."""
 
     status: int
@@ -39,8 +39,7 @@ class Exited:
     emptied the box after the test before); None: when `Starter.start` returned."""
 
 
-@dataclass(frozen=True)
-class Files:
+class Files(Struct, frozen=True):
     """A run's standard streams, open in the judge."""
 
     stdin: int
@@ -48,8 +47,7 @@ class Files:
     stderr: int
 
 
-@dataclass(frozen=True)
-class RunLimits:
+class RunLimits(Struct, frozen=True):
     """The per-process limits of a run (the rlimits), decided once per submission."""
 
     cpu_backstop_seconds: int
@@ -146,8 +144,7 @@ def start_process(argv: list[str], **popen: object) -> subprocess.Popen[bytes]:
         raise JudgeFailure(f"the judge could not start {argv[0]}: {error}") from None
 
 
-@dataclass
-class _Child:
+class _Child(Struct):
     """A child of the judge, waited for through a pidfd and reaped with its rusage by `wait4`.
 
     The `Popen` is kept, and told the exit status once reaped: a `Popen` dropped while its child runs joins
@@ -192,8 +189,7 @@ class _Child:
         return Exited(status, usage.ru_utime + usage.ru_stime, _maxrss_bytes(usage.ru_maxrss))
 
 
-@dataclass(frozen=True)
-class Spawner:
+class Spawner(Struct, frozen=True):
     """Each run a fork of the judge (a compile, a validator, a checker: one run, not worth a launcher)."""
 
     syscall_filter: LoadableFilter | None

@@ -19,8 +19,10 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from judge.runner.containment.protocol import Containment
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
@@ -30,8 +32,7 @@ from judge.runner.start import RunLimits, Spawner, Starter
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
-@dataclass(frozen=True)
-class BoxPython:
+class BoxPython(Struct, frozen=True):
     """A Python interpreter a box can run the launcher with: its path and what the box must show of it."""
 
     interpreter: str

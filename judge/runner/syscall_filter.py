@@ -40,8 +40,9 @@ import functools
 import importlib.util
 import os
 import tempfile
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from judge.runner.launcher.own_limits import load_filter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
@@ -65,8 +66,7 @@ does not know their names."""
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
 
 
-@dataclass(frozen=True)
-class LoadableFilter:
+class LoadableFilter(Struct, frozen=True):
     """A compiled BPF program and what loading it needs, prepared in the parent so the child only calls in."""
 
     program: bytes

@@ -18,9 +18,9 @@ Every error is {"error": one line} with its status.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from typing import Any
 
+from msgspec.structs import asdict
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response

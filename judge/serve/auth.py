@@ -34,10 +34,10 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from msgspec import Struct
 
 from judge.serve.roster import TEACHER_ID
 
@@ -50,8 +50,7 @@ SAME_ORIGIN_FETCHES = ("same-origin", "none")
 """Sec-Fetch-Site values of a request from this server's own pages, or typed by the person (no page at all)."""
 
 
-@dataclass(frozen=True)
-class Caller:
+class Caller(Struct, frozen=True):
     """A signed-in person: a student of the roster, or the teacher."""
 
     id: str
@@ -134,8 +133,7 @@ class VerifiedPasswords:
             self._known.add(self._tag(student_id, password_hash, password))
 
 
-@dataclass(frozen=True)
-class BrowserSession:
+class BrowserSession(Struct, frozen=True):
     """A signed-in browser: who, and the CSRF token its forms and scripts carry."""
 
     caller: Caller

@@ -7,9 +7,10 @@ own until one is saved), read as course/times.py reads an assignment's times."""
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from datetime import datetime
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.course.times import DEFAULT_ZONE, parse_time, shown_time, time_zone
 from judge.errors import JudgeError
@@ -18,8 +19,7 @@ INPUT_FORMAT = "%Y-%m-%dT%H:%M"
 """A datetime-local input's value."""
 
 
-@dataclass(frozen=True)
-class ContestSettings:
+class ContestSettings(Struct, frozen=True):
     """`start`/`end` are Unix times (None: open on that side); `freeze_minutes` hides the scoreboard's changes
     from students over the contest's last minutes (0: never)."""
 
@@ -85,7 +85,7 @@ def with_form(settings: ContestSettings, form: dict[str, str]) -> ContestSetting
         raise JudgeError("freeze_minutes: give a whole number of minutes") from None
     if freeze < 0:
         raise JudgeError("freeze_minutes: give 0 or more minutes")
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         settings,
         start=start,
         end=end,

@@ -19,15 +19,16 @@ outputs stored are cut at MAX_OUTPUT_BYTES.
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing
 import os
 import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.batch.executors.local import prepare_worker
 from judge.errors import JudgeError
@@ -58,8 +59,7 @@ REFERENCES_FOLDER = "submissions"
 """Beside the problems folder: `submissions/<id>/accepted/` holds a problem's references (a package has its own)."""
 
 
-@dataclass(frozen=True)
-class SearchJob:
+class SearchJob(Struct, frozen=True):
     """What a search needs, pickled into the search process: where the problems and the database are, the
     submission as stored, and the claim the search must still hold between trials."""
 
@@ -102,7 +102,7 @@ def _search(job: SearchJob) -> CounterexampleResult:
                 budget_seconds=DEFAULT_BUDGET_SECONDS,
                 max_examples=DEFAULT_MAX_EXAMPLES,
                 seed=SEARCH_SEED,
-                options=dataclasses.replace(job.options, language=job.claimed.language),
+                options=msgspec.structs.replace(job.options, language=job.claimed.language),
                 setup=setup,
                 generated_only=True,
                 stop=lambda: (

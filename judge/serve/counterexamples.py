@@ -16,10 +16,11 @@ output. Why a search could not run (paths of the teacher's files) is shown to th
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from judge.checkers import BUILTIN_CHECKERS
 from judge.problems.model import Problem
@@ -103,8 +104,7 @@ def ask(context: ServeContext, caller: Caller, submission_id: int) -> int:
     return asked.id
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(Struct, frozen=True):
     """A request as a page or the API shows it: text only, decoded and bounded (inert on the way out)."""
 
     id: int
@@ -118,7 +118,7 @@ class Shown:
     special_judge: bool
 
     def to_dict(self) -> dict[str, object]:
-        return dataclasses.asdict(self)
+        return asdict(self)
 
 
 def shown(request: StoredCounterexample, problem: Problem | None, *, teacher: bool) -> Shown:

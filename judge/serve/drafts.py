@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 MAX_DRAFTS = 512
 """Browsers with a refusal not yet shown; past it the oldest is forgotten (a class is a few dozen browsers)."""
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(Struct, frozen=True):
     """What a refused form leaves for the page at `path`: the refusal's line and the fields to fill in again."""
 
     path: str

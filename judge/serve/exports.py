@@ -25,8 +25,9 @@ import os
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from judge.batch.packing import ProblemPack
 from judge.batch.tasks import Pair, SubmissionOutcome
@@ -71,8 +72,7 @@ def pending_cells(submissions: Sequence[StoredSubmission], problems: Mapping[str
     )
 
 
-@dataclass(frozen=True)
-class ExportCourse:
+class ExportCourse(Struct, frozen=True):
     """What grades the export as a course: the course (its assignments and extensions; none: each problem its own,
     due never), where it was read from (None: nowhere), and the roster the server read at its start."""
 

@@ -25,9 +25,9 @@ import json
 import resource
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import h11
+from msgspec import Struct
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -133,8 +133,7 @@ def guarded_protocol(max_connections: int, trusted_proxies: Sequence[str] = ()) 
     return GuardedH11Protocol
 
 
-@dataclass(frozen=True)
-class RequestBounds:
+class RequestBounds(Struct, frozen=True):
     """How large a request body may be, by path (`largest_source` is asked each time: the teacher may read the
     problems again, and their source limits with them)."""
 

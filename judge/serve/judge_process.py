@@ -31,16 +31,17 @@ writes into the database (progress.py), since a worker on another machine has no
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import sys
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.batch.executors import Executor, ExecutorChoice, open_executor
 from judge.batch.executors.dask_cluster import DaskExecutor
@@ -63,8 +64,7 @@ queue less often then, leaving the database and the CPU to the judging and the p
 PARENT_CHECK_SECONDS = 0.2
 
 
-@dataclass(frozen=True)
-class JudgingConfig:
+class JudgingConfig(Struct, frozen=True):
     """What the server hands its judging process (pickled into a spawned process)."""
 
     data_dir: Path
@@ -108,7 +108,7 @@ def judging_main(config: JudgingConfig) -> None:
     with open_executor(config.executor) as executor, searches:
         lanes = executor.lanes  # a judging gone slow gives way where spare processes let a fresh one start beside it
         give_way_after = lanes.slow_after if lanes.spare else None
-        options = dataclasses.replace(config.options, fail_fast=True, give_way_after=give_way_after)  # BOJ's order
+        options = msgspec.structs.replace(config.options, fail_fast=True, give_way_after=give_way_after)  # BOJ's order
         if isinstance(executor, DaskExecutor):  # its workers send progress as events (progress.py)
             executor.subscribe(PROGRESS_TOPIC, DaskProgressRecorder(store.path))
         _judge_forever(store, judging_process, problems, executor, options, searches)
@@ -181,7 +181,7 @@ def _task(
         source_path=submission.file_name,
         source=SourceFiles(submission.file_name, source),
         problem=pack,
-        options=dataclasses.replace(options, language=submission.language),
+        options=msgspec.structs.replace(options, language=submission.language),
         listener=progress,
     )
 

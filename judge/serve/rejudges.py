@@ -11,7 +11,8 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.course.times import iso_time
 from judge.inert import csv_cell
@@ -38,8 +39,7 @@ CSV_COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
-class RejudgeReport:
+class RejudgeReport(Struct, frozen=True):
     """One rejudge and its submissions, by student, problem and submission."""
 
     rejudge: Rejudge

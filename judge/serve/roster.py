@@ -10,9 +10,10 @@ from __future__ import annotations
 import csv
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.course.roster import Roster
 from judge.errors import JudgeError
@@ -30,8 +31,7 @@ PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 PASSWORD_LENGTH = 12
 
 
-@dataclass(frozen=True)
-class RosterEntry:
+class RosterEntry(Struct, frozen=True):
     id: str
     name: str
     password: str

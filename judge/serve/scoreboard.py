@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.course.late_policy import Credit, credit, credit_percent
 from judge.course.model import Course
@@ -30,8 +31,7 @@ PENALTY_MINUTES = 20
 NOT_ATTEMPTS = (Verdict.CE, Verdict.JE)
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(Struct, frozen=True):
     """One student's standing on one problem."""
 
     solved: bool
@@ -47,8 +47,7 @@ class Cell:
     """A late solve's credit (`late 80 %`); "" on time, or for a problem in no assignment."""
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Struct, frozen=True):
     rank: int
     student: str
     name: str
@@ -58,8 +57,7 @@ class Row:
     cells: Mapping[str, Cell]
 
 
-@dataclass(frozen=True)
-class Scoreboard:
+class Scoreboard(Struct, frozen=True):
     problems: tuple[str, ...]
     rows: tuple[Row, ...]
     frozen: bool

@@ -8,7 +8,6 @@ with SIGTERM, and it stops its workers (nothing is left running).
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
 import multiprocessing
 import os
@@ -18,9 +17,11 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.batch.executors import ExecutorChoice
 from judge.course.assignments import ASSIGNMENTS_FILE
@@ -53,8 +54,7 @@ DATA_FOLDER = FolderWords("the data folder", "start `judge serve` again")
 """How a data folder too full to hold the server's lock is told."""
 
 
-@dataclass(frozen=True)
-class ServeRequest:
+class ServeRequest(Struct, frozen=True):
     """Everything `judge serve` was asked to do."""
 
     problems_dir: Path
@@ -232,7 +232,7 @@ def with_slow_lane(choice: ExecutorChoice) -> ExecutorChoice:
     """The local pool with as many spare processes as `-j`: a judging gone slow (an endless loop) makes room for a
     fresh submission beside it (batch/executors/lanes.py), so two endless loops at once do not hold every verdict
     of a class with `-j 2`. A Dask cluster is left as its workers size it."""
-    return choice if choice.scheduler is not None else dataclasses.replace(choice, spare=choice.jobs)
+    return choice if choice.scheduler is not None else msgspec.structs.replace(choice, spare=choice.jobs)
 
 
 def _loopback(host: str) -> bool:

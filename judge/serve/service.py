@@ -6,13 +6,13 @@ problems, the signed-in checks, the browsers' sessions and the rate limits.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+import msgspec.structs
+from msgspec import Struct, field
 from starlette.requests import Request
 
 from judge.course.assignments import ASSIGNMENTS_FILE, read_course
@@ -78,8 +78,7 @@ class HttpRefusal(Exception):
         self.retry_after = retry_after
 
 
-@dataclass
-class ServeContext:
+class ServeContext(Struct):
     """Everything the routes need. Mutable only in its thread-safe helpers (rate limits, verified passwords) and
     in `reload_problems`, which replaces `problems` and `course_files` whole (a request holding the old ones
     finishes with them).
@@ -131,13 +130,15 @@ class ServeContext:
         course = read_course(self.problems_dir / ASSIGNMENTS_FILE, problems)
         if self.extensions_file is None:
             return course
-        return dataclasses.replace(
+        return msgspec.structs.replace(
             course, extensions=read_extensions(self.extensions_file, course, self.store.students())
         )
 
     def course(self) -> Course:
         """The course as it stands: the files' extensions, then the teacher page's, which override them."""
-        return dataclasses.replace(self.course_files, extensions=self.course_files.extensions + self.store.extensions())
+        return msgspec.structs.replace(
+            self.course_files, extensions=self.course_files.extensions + self.store.extensions()
+        )
 
     # who is calling -------------------------------------------------------------------------------------------
 

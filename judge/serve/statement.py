@@ -19,7 +19,6 @@ answer), whose first bytes are those of the format its name says.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -30,6 +29,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from msgspec import Struct
 
 from judge.errors import SpecError
 from judge.intake import Refused, read_source
@@ -63,8 +63,7 @@ IMAGE_SIGNATURES = {
 (a test's answer renamed or hard-linked) is not served."""
 
 
-@dataclass(frozen=True)
-class LanguageLimits:
+class LanguageLimits(Struct, frozen=True):
     language: str
     cpu_seconds: float
     memory_mib: int
@@ -72,15 +71,13 @@ class LanguageLimits:
     """How BOJ's allowance derived them, as `judge run` prints it (empty: the problem's own limits)."""
 
 
-@dataclass(frozen=True)
-class Sample:
+class Sample(Struct, frozen=True):
     name: str
     input: str
     answer: str
 
 
-@dataclass(frozen=True)
-class StatementPage:
+class StatementPage(Struct, frozen=True):
     html: str
     """Rendered by markdown-it with raw HTML escaped: safe to insert as markup."""
     limits: tuple[LanguageLimits, ...]

@@ -13,8 +13,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
+
+from msgspec import Struct
 
 SUPERVISE_SECONDS = 0.5
 STOP_SECONDS = 20.0
@@ -35,8 +36,7 @@ class JudgingProcess(Protocol):
     def join(self, timeout: float | None = None) -> None: ...
 
 
-@dataclass(frozen=True)
-class Backoff:
+class Backoff(Struct, frozen=True):
     """The wait before restarting: `first` seconds after a short-lived process's death, doubling with each such
     death in a row, at most `longest`; a process that lived `stable` seconds or more counts as a fresh start."""
 

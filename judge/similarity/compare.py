@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 from copydetect import compare_files
+from msgspec import Struct
 
 from judge.class_folder import ClassFolder, Submission, Unmatched
 from judge.intake import natural_key
@@ -23,8 +23,7 @@ Region = tuple[int, int]
 """A matching stretch of a file's text: [start, end) in characters."""
 
 
-@dataclass(frozen=True)
-class PairScore:
+class PairScore(Struct, frozen=True):
     """Two students' files for one problem, how much of each the other has, and where."""
 
     problem_id: str
@@ -44,8 +43,7 @@ class PairScore:
         return max(self.share_a, self.share_b)
 
 
-@dataclass(frozen=True)
-class SimilarityReport:
+class SimilarityReport(Struct, frozen=True):
     """Every pair compared, highest score first; `flagged` are those at or above the threshold."""
 
     threshold: float

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from copydetect import CodeFingerprint
+from msgspec import Struct
 
 from judge.languages.catalog import Language
 from judge.languages.detection import detect_language
@@ -29,8 +29,7 @@ WINDOW = GUARANTEE_CHARACTERS - NOISE_CHARACTERS + 1
 UTF8_BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(Struct, frozen=True):
     """A source file's text (decoded leniently: students' files are not all UTF-8) and its language."""
 
     name: str

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.verdicts import Verdict
 
@@ -20,8 +21,7 @@ OnTrial = Callable[[int, float, str, Verdict], None]
 """Told after each trial (one input judged): how many were judged, seconds so far, the input's size, its verdict."""
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(Struct, frozen=True):
     """Started when the search starts; `spent` once `budget` seconds have passed, or as soon as `stop` says so
     (`judge serve` stops a search whose claim was taken back, to give its worker to a submission)."""
 

@@ -12,8 +12,9 @@ budget is spent, which keeps the smallest input so far).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TypeVar
+
+from msgspec import Struct
 
 from judge.errors import SpecError
 from judge.problems.files import read_problem_file
@@ -26,8 +27,7 @@ from judge.verdicts import Verdict
 Result = TypeVar("Result")
 
 
-@dataclass(frozen=True)
-class FromTest:
+class FromTest(Struct, frozen=True):
     """A failing input found from a bundled test: the test, and the input after simplifying it (if it could be)."""
 
     test: TestCase

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from hypothesis.strategies import SearchStrategy
+from msgspec import Struct
 
 from judge.errors import SpecError
 from judge.problems.model import Problem
@@ -35,8 +35,7 @@ Simplify = Callable[[str, str], Iterable[str]]
 """`simplify(text, answer)`: smaller inputs to try instead of `text`, biggest step first."""
 
 
-@dataclass(frozen=True)
-class StrategyInputs:
+class StrategyInputs(Struct, frozen=True):
     """Inputs from a Hypothesis strategy, which Hypothesis searches and shrinks."""
 
     path: Path
@@ -46,8 +45,7 @@ class StrategyInputs:
     simplify: Simplify | None
 
 
-@dataclass(frozen=True)
-class GeneratorInputs:
+class GeneratorInputs(Struct, frozen=True):
     """Inputs from `generator.py --seed N`, one per seed, not shrunk."""
 
     path: Path

@@ -15,7 +15,6 @@ constants in the source) go to the run's temporary folder, never to `.hypothesis
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
+from msgspec import Struct
 
 from judge.errors import SpecError
 from judge.options import RunOptions
@@ -36,8 +36,7 @@ from judge.stress.trials import Bench, Trial, find_reference, open_bench
 from judge.verdicts import Verdict
 
 
-@dataclass(frozen=True)
-class StressRequest:
+class StressRequest(Struct, frozen=True):
     """What to stress, and how hard."""
 
     problem: Problem
@@ -58,8 +57,7 @@ class StressRequest:
     """Asked between trials: True ends the search as if its budget were spent."""
 
 
-@dataclass(frozen=True)
-class SearchSetup:
+class SearchSetup(Struct, frozen=True):
     """What searching a problem needs whatever the submission: where its inputs come from and an accepted
     reference. `judge grade --stress` resolves it once per problem, so a problem that cannot be searched (no
     strategy.py or generator.py, no reference) is told once and its strategy.py is imported once."""
@@ -74,8 +72,7 @@ def search_setup(problem: Problem, reference: Path | None, submissions_dir: Path
     return SearchSetup(input_source(problem), reference or find_reference(problem, submissions_dir))
 
 
-@dataclass(frozen=True)
-class StressReport:
+class StressReport(Struct, frozen=True):
     """The outcome: the smallest failing input found (None if every input was accepted), and how it was found:
     `from_test` names the bundled test it came from ("" when the random search found it), `simplified` whether it
     was made smaller; the expected output is the test's answer when it was not, else the reference's."""

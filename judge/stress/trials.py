@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from judge.errors import JudgeFailure, SpecError, ToolchainMissing
 from judge.judging.open_judging import Judging, open_judging
@@ -23,8 +24,7 @@ from judge.runner.sandbox import scratch_folder
 from judge.verdicts import Verdict
 
 
-@dataclass(frozen=True)
-class Trial:
+class Trial(Struct, frozen=True):
     """A submission's verdict on one input, with the reference's answer and what the submission printed."""
 
     input: bytes
@@ -54,8 +54,7 @@ def find_reference(problem: Problem, submissions_dir: Path) -> Path:
     )
 
 
-@dataclass(frozen=True)
-class Bench:
+class Bench(Struct, frozen=True):
     """The submission and the reference, compiled and ready; `judge` judges one input (each input once)."""
 
     problem: Problem

@@ -3,8 +3,9 @@ These are the records its views (judge/reporters/verify/) present; they hold res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from judge.judging.results import SubmissionResult
 from judge.problems.expectations import Expectation
@@ -14,8 +15,7 @@ from judge.verdicts import Verdict
 MARGIN_WARNING = 0.5
 
 
-@dataclass(frozen=True)
-class TestDataCheck:
+class TestDataCheck(Struct, frozen=True):
     """The validator's and the checker's opinion of one test case."""
 
     problem_id: str
@@ -32,8 +32,7 @@ class TestDataCheck:
 NOTE, WARNING = "note", "warning"
 
 
-@dataclass(frozen=True)
-class SubmissionCheck:
+class SubmissionCheck(Struct, frozen=True):
     """One reference submission: what its folder expects and what it got (or why it was skipped, or why the judge
     failed on it before any test: then it got JE)."""
 
@@ -112,8 +111,7 @@ class SubmissionCheck:
         return "; ".join(warning for warning in (self.slow_warning, self.score_warning) if warning)
 
 
-@dataclass(frozen=True)
-class DerivedLimit:
+class DerivedLimit(Struct, frozen=True):
     """The time limit verify derived for a package that gives none, and how: `judge run` needs it written down, so
     every view shows it once per problem with the numbers that produced it."""
 
@@ -134,8 +132,7 @@ class DerivedLimit:
         )
 
 
-@dataclass
-class VerifyReport:
+class VerifyReport(Struct):
     data_checks: list[TestDataCheck] = field(default_factory=list)
     submissions: list[SubmissionCheck] = field(default_factory=list)
     without_submissions: list[str] = field(default_factory=list)

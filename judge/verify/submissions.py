@@ -4,9 +4,10 @@ from its accepted ones as problemtools does."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
+
+import msgspec.structs
 
 from judge.batch.engine import run_batch
 from judge.batch.executors import ExecutorChoice, Finished
@@ -40,7 +41,7 @@ def judge_references(
         limit = options.source_limit_bytes(problem.spec.source_limit)
         owner = f"{ref.name.parent.name}/{ref.name.name}"
         # Requirements on single tests need every test's verdict: no stopping at the first rejected one.
-        judged = dataclasses.replace(options, fail_fast=False) if ref.expectation.tests else options
+        judged = msgspec.structs.replace(options, fail_fast=False) if ref.expectation.tests else options
         source = SourceFiles.read(ref.path, limit, judged.language)
         task = SubmissionTask(owner, str(ref.name), source, packs[key], judged)
         tasks.append(task)

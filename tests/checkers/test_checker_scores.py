@@ -6,7 +6,7 @@ score.txt) and tests/checkers/testlib_problem (exit 7 with 0.5 points) were writ
 from __future__ import annotations
 
 import csv
-import dataclasses
+import msgspec.structs
 import json
 import os
 import shutil
@@ -35,7 +35,7 @@ def _submit(problem_root: Path, tmp_path: Path, body: str, scoring: ScoreGroup |
     source.write_text(body + "\n")
     problem = load_problem_folder(problem_root)
     if scoring is not None:
-        problem = dataclasses.replace(problem, scoring=scoring)
+        problem = msgspec.structs.replace(problem, scoring=scoring)
     return judge_submission(problem, source, RunOptions(sandbox="none"))  # type: ignore[arg-type]
 
 
@@ -44,7 +44,7 @@ def test_a_checker_score_replaces_the_groups_accept_or_reject_score() -> None:
     verdicts = {"a": AC, "b": WA, "c": AC}
     assert group.grade(verdicts, {"a": 7.5, "b": 0.5}) == (WA, 18.0)
     assert group.grade(verdicts) == (WA, 20.0)
-    assert dataclasses.replace(group, checker_scores=False).grade(verdicts, {"a": 7.5, "b": 0.5}) == (WA, 20.0)
+    assert msgspec.structs.replace(group, checker_scores=False).grade(verdicts, {"a": 7.5, "b": 0.5}) == (WA, 20.0)
     nested = ScoreGroup("", (group,))
     assert nested.grade(verdicts, {"c": 1}) == (WA, 11.0)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import os
 import pickle
 import tempfile
@@ -359,7 +359,7 @@ def test_custom_checker_runs_in_a_process_of_its_own(tmp_path: Path, sandbox: st
 def test_custom_checker_that_hangs_is_a_judge_failure_and_is_killed(
     tmp_path: Path, build: Build, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runs, "PROBLEM_CODE_LIMITS", dataclasses.replace(runs.PROBLEM_CODE_LIMITS, wall_seconds=1))
+    monkeypatch.setattr(runs, "PROBLEM_CODE_LIMITS", msgspec.structs.replace(runs.PROBLEM_CODE_LIMITS, wall_seconds=1))
     source = "import time\ndef check(*, input, output, answer):\n    time.sleep(3600)\n"
     checker = build(make_problem(tmp_path, "checker: checker.py", source))
     with pytest.raises(JudgeFailure, match="no answer within 1 s"):

@@ -139,7 +139,7 @@ print(json.dumps({"code": code, "defined": sorted(name for module in list(sys.mo
 
 
 def test_judge_run_creates_no_record_only_other_commands_use(tmp_path: Path) -> None:
-    """Each frozen dataclass costs `judge run` about 0.4 ms to create (Python 3.11): those only a problem package
+    """Each record class costs `judge run` its creation at start-up: those only a problem package
     brings (its time rule, its validators' arguments) and those only stress and answers use (an open judging, a
     reference run) are not created for a problem folder of ours (issue 45)."""
     problem = write_problem(tmp_path / "problem", {"1": ("1 2\n", "3\n")})

@@ -6,7 +6,7 @@ the cause no longer reads shows here."""
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import signal
 
 import pytest
@@ -39,7 +39,7 @@ ENDED = RunStats(cpu_seconds=0.1, wall_seconds=0.2, peak_bytes=10 * 2**20, exit_
 
 def re_message(stderr: str, **changes) -> str:
     """The message classify() gives an RE that printed `stderr`."""
-    classified = classify(dataclasses.replace(ENDED, stderr_tail=stderr, **changes), LIMITS)
+    classified = classify(msgspec.structs.replace(ENDED, stderr_tail=stderr, **changes), LIMITS)
     assert classified is not None and classified.verdict is Verdict.RE
     return classified.message
 
@@ -113,7 +113,7 @@ HIDDEN = [
                                                                         enumerate(HIDDEN)])
 def test_a_hidden_test_shows_the_judges_words_only(verdict: Verdict, message: str, seen: str) -> None:
     hidden = case(verdict, message, diff=f"-3\n+{SECRET}")
-    assert shown_case(hidden, STUDENT) == dataclasses.replace(hidden, message=seen, diff="")
+    assert shown_case(hidden, STUDENT) == msgspec.structs.replace(hidden, message=seen, diff="")
     assert shown_case(hidden, TEACHER) == hidden
 
 
@@ -179,11 +179,11 @@ def test_a_hidden_tests_exit_status_memory_and_time_carry_no_byte_of_its_input()
     was not zero, and every hidden test shows the submission's largest figures, one set per submission as BOJ does."""
     stolen = b"SE"  # the first bytes of a hidden input
     hidden = [
-        dataclasses.replace(case(Verdict.RE, re_message("", exit_code=code)), name=str(n), cpu_seconds=cpu,
+        msgspec.structs.replace(case(Verdict.RE, re_message("", exit_code=code)), name=str(n), cpu_seconds=cpu,
                             wall_seconds=cpu * 2, peak_mib=float(mib))
         for n, (code, mib, cpu) in enumerate(((stolen[0], stolen[1], 0.083), (49, 52, 0.069)), start=2)
     ]
-    sample = dataclasses.replace(case(Verdict.RE, re_message("", exit_code=49), sample=True), peak_mib=35.0)
+    sample = msgspec.structs.replace(case(Verdict.RE, re_message("", exit_code=49), sample=True), peak_mib=35.0)
     result = SubmissionResult("t", "t.py", "Python 3", LIMITS, "bwrap", "cgroup", Verdict.RE, (sample, *hidden))
 
     student = shown(result, STUDENT).result.cases

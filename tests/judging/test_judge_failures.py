@@ -15,9 +15,10 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec.structs
 import pytest
 
 import nonroot
@@ -31,7 +32,7 @@ SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 SUM_C = '#include <stdio.h>\nint main(void) { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); return 0; }\n'
 RAISING_CHECKER = "def check(*, input, output, answer):\n    raise ValueError('the author forgot a case')\n"
 HANGING = "import time\ntime.sleep(600)\n"
-SHORT_LIMITS = replace(runs.PROBLEM_CODE_LIMITS, time_seconds=1, wall_seconds=1)
+SHORT_LIMITS = msgspec.structs.replace(runs.PROBLEM_CODE_LIMITS, time_seconds=1, wall_seconds=1)
 
 
 @dataclass(frozen=True)

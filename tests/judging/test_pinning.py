@@ -5,7 +5,7 @@ or -j 1, nothing is pinned; the provenance says which. The unit tests hold cores
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import os
 from contextlib import ExitStack
 
@@ -30,7 +30,7 @@ def own_cache(tmp_path, monkeypatch):
 def host():
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("pinning needs two CPUs this process may use")
-    return dataclasses.replace(read_host_timing(), cores=TWO_CORES)
+    return msgspec.structs.replace(read_host_timing(), cores=TWO_CORES)
 
 
 def test_each_judging_gets_a_core_no_other_holds(host, own_cache):
@@ -44,11 +44,11 @@ def test_each_judging_gets_a_core_no_other_holds(host, own_cache):
 
 
 def test_siblings_are_held_with_their_core(host, own_cache):
-    one_core = dataclasses.replace(host, cores=((0, 1),))
+    one_core = msgspec.structs.replace(host, cores=((0, 1),))
     with pinned(one_core, 1) as one, pinned(one_core, 2) as first:
         assert one == "not pinned: one judging at a time"
         assert first == "not pinned: 2 workers on 1 cores, too few to give each a core of its own"
-    with pinned(dataclasses.replace(host, cores=((0, 1), (2, 3))), 2) as said:
+    with pinned(msgspec.structs.replace(host, cores=((0, 1), (2, 3))), 2) as said:
         assert said == "pinned to CPU 0, a core of its own (no other judging on its SMT siblings [1])"
         assert os.sched_getaffinity(0) == {0}
 

@@ -5,7 +5,7 @@ fake sysfs/procfs tree, so each reading is checked against a known answer."""
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import io
 import json
 from pathlib import Path
@@ -99,7 +99,7 @@ def test_a_result_records_what_it_was_measured_under(make_problem, submission):
 
 def test_a_record_read_on_another_machine_is_read_again(make_problem, submission):
     """A Dask worker on another machine measures under its own conditions, not the command's."""
-    elsewhere = dataclasses.replace(read_host_timing(), machine="another-machine", smt="on (elsewhere)")
+    elsewhere = msgspec.structs.replace(read_host_timing(), machine="another-machine", smt="on (elsewhere)")
     result = judge_submission(load_problem(make_problem()), submission("print(3)\n", "three.py"),
                               RunOptions(sandbox="none", host_timing=elsewhere))
     assert result.provenance["host"]["machine"] != "another-machine"
@@ -113,7 +113,7 @@ def result_with(provenance: dict) -> SubmissionResult:
 
 
 def record(containment: str, sandbox: str, load: float, read_at: float) -> dict:
-    host = {**dataclasses.asdict(read_host_timing()), "machine": "lab", "read_at": read_at, "cpus": 4}
+    host = {**msgspec.structs.asdict(read_host_timing()), "machine": "lab", "read_at": read_at, "cpus": 4}
     return {"judge_version": __version__, "toolchain": "Python 3.11.2", "sandbox": sandbox,
             "containment": containment, "memory": "", "required_containment": None, "workers": 2,
             "load_average": load, "runnable_tasks": 2, "host": host}

@@ -1,8 +1,8 @@
-"""`SubmissionResult.to_dict` (built field by field for speed) is the JSON shape `asdict` gave, and round-trips."""
+"""`SubmissionResult.to_dict` (built field by field for speed) is the JSON shape of the record's fields (the limits a dict too), and round-trips."""
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.runner.limits import Limits
@@ -14,9 +14,9 @@ def test_to_dict_is_the_asdict_shape_and_round_trips() -> None:
              CaseResult("1\x1b[2J", Verdict.RE, 0.5, 0.6, 12.0, "exit code 1: NameError\ntraceback"))
     result = SubmissionResult("t", "kim\udcff.py", "Python 3", Limits(3.0, 7.0, 544, 1), "bwrap", "cgroup v1",
                               Verdict.WA, cases, "a warning")
-    expected = dataclasses.asdict(result)
+    expected = {**msgspec.structs.asdict(result), "limits": msgspec.structs.asdict(result.limits)}
     expected["verdict"] = "WA"
-    expected["cases"] = [{**dataclasses.asdict(case), "verdict": case.verdict.short} for case in cases]
+    expected["cases"] = [{**msgspec.structs.asdict(case), "verdict": case.verdict.short} for case in cases]
     assert result.to_dict() == expected
     assert list(result.to_dict()) == list(expected)  # the same key order, so the same JSON text
     assert SubmissionResult.from_dict(result.to_dict()) == result

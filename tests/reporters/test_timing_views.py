@@ -8,6 +8,7 @@ import io
 import json
 from xml.etree import ElementTree
 
+import msgspec.structs
 import pytest
 
 from judge.judging.feedback import shown
@@ -21,7 +22,7 @@ NOTE = "near the limit (±5%); runs: 1.030, 0.980, 1.010 s"
 
 
 def result(near_is_sample: bool = True) -> SubmissionResult:
-    near = CaseResult(**{**vars(NEAR), "is_sample": near_is_sample})
+    near = msgspec.structs.replace(NEAR, is_sample=near_is_sample)
     cases = (CaseResult("1", Verdict.AC, 0.1, 0.1, 3.0, is_sample=True), near)
     return SubmissionResult("t", "kim/t.py", "Python 3", Limits(1.0, 3.0, 256, 1), "none", "rlimit", Verdict.AC, cases)
 
@@ -47,7 +48,7 @@ def test_a_far_test_has_no_note():
 
 def test_the_json_record_round_trips():
     again = SubmissionResult.from_dict(json.loads(json.dumps(result().to_dict())))
-    assert again.cases[1] == CaseResult(**{**vars(NEAR), "is_sample": True})
+    assert again.cases[1] == msgspec.structs.replace(NEAR, is_sample=True)
 
 
 def test_a_student_does_not_see_a_hidden_tests_runs():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import signal
 
 import pytest
@@ -19,7 +19,7 @@ CLEAN = RunStats(cpu_seconds=0.1, wall_seconds=0.2, peak_bytes=10 * 2**20, exit_
 
 
 def stats(**changes) -> RunStats:
-    return dataclasses.replace(CLEAN, **changes)
+    return msgspec.structs.replace(CLEAN, **changes)
 
 
 MLE, TLE, OLE, RE = Verdict.MLE, Verdict.TLE, Verdict.OLE, Verdict.RE
@@ -158,7 +158,7 @@ def test_re_message_without_stderr_is_one_line() -> None:
 def test_a_wall_limit_of_another_shape_is_not_called_the_formula() -> None:
     """A checker's limits (wall 60 s for CPU 30 s) are not the submission's 2 × T + 1: the message says only what
     is true."""
-    limits = dataclasses.replace(LIMITS, time_seconds=30.0, wall_seconds=60.0)
+    limits = msgspec.structs.replace(LIMITS, time_seconds=30.0, wall_seconds=60.0)
     result = classify(stats(tripped=Tripped.WALL, exit_code=None, signal=signal.SIGKILL, cpu_seconds=2.0), limits)
     assert result is not None and result.verdict is TLE
     assert result.message == ("wall time over 60 s (the wall-clock backstop); CPU time "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import itertools
 import json
 
@@ -71,7 +71,7 @@ def test_an_assignments_late_rule_marks_a_late_solve_scales_points_and_drops_wha
     rows = [_row("kim", "a", 20, Verdict.AC),  # 10 minutes late: one day late, 90 %
             _row("lee", "a", 5, Verdict.AC),  # on time
             _row("park", "a", 10 + 24 * 60 + 1, Verdict.AC),  # past the hard deadline: as if never made
-            dataclasses.replace(_row("kim", "s", 30, Verdict.WA), result_json=json.dumps(scored.to_dict()))]
+            msgspec.structs.replace(_row("kim", "s", 30, Verdict.WA), result_json=json.dumps(scored.to_dict()))]
 
     board = build(rows, {"kim": "Kim", "lee": "Lee", "park": "Park"}, ["a", "s"], start=START, freeze_at=None,
                   viewer=None, scored=True, course=course)

@@ -7,7 +7,8 @@ dask    a Dask distributed cluster, chosen by `--scheduler tls://HOST:PORT --clu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.batch.executors.base import Executor, Finished
 from judge.batch.executors.dask_cluster import DaskExecutor
@@ -17,8 +18,7 @@ from judge.cluster.address import SchedulerTarget
 __all__ = ["EXECUTORS", "Executor", "ExecutorChoice", "Finished", "open_executor"]
 
 
-@dataclass(frozen=True)
-class ExecutorChoice:
+class ExecutorChoice(Struct, frozen=True):
     """The command line's say on executors: `--jobs` for the local pool, `--scheduler` for Dask; `spare`: the local
     pool's processes beyond `jobs` for judgings gone slow (lanes.py; `judge serve` sets it)."""
 

@@ -21,16 +21,16 @@ what is still running and stops the workers it started.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol
+
+from msgspec import Struct
 
 from judge.batch.executors.lanes import Lanes
 from judge.batch.tasks import SubmissionOutcome, SubmissionTask
 
 
-@dataclass(frozen=True)
-class Finished:
+class Finished(Struct, frozen=True):
     """A task and what judging it gave."""
 
     task: SubmissionTask

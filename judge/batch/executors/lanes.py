@@ -21,7 +21,8 @@ waits longer in wall time: priority.py shows why that stays under the ceiling.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 SLOW_AFTER_SECONDS = 1.0
 """A judging that has gone on this long is slow: a lab's correct submission on a small problem is judged in well
@@ -29,8 +30,7 @@ under a second on a quiet machine, an endless loop takes a Python time limit (5 
 a fresh submission that came just after two slow ones waited that much longer.)"""
 
 
-@dataclass(frozen=True)
-class Lanes:
+class Lanes(Struct, frozen=True):
     """`workers` judgings at full speed (`-j`), and `spare` more processes for those past `slow_after` seconds."""
 
     workers: int

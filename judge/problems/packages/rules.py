@@ -1,17 +1,17 @@
 """What only a problem package brings to its `Problem` (judge/problems/model.py): its rule for time limits and
 the arguments its groups give input validators. Apart from model.py, so that `judge run` on a problem folder of
-ours never creates them (issue 45: each frozen dataclass costs about 0.4 ms of start-up on Python 3.11).
+ours never creates them (issue 45: every record class is made at start-up, and costs it).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class ValidatorArgs:
+
+class ValidatorArgs(Struct, frozen=True):
     """The arguments a test's group gives its input validators (a package's `input_validator_args`): the same
     ones for every validator, or some per validator name; a validator named nowhere gets none."""
 
@@ -27,8 +27,7 @@ class ValidatorArgs:
         return named.get(path.name, named.get(path.stem, ()))
 
 
-@dataclass(frozen=True)
-class TimeRule:
+class TimeRule(Struct, frozen=True):
     """How to set a time limit a problem does not give (problem packages): the slowest accepted reference
     submission × `ac_to_time_limit`, rounded up to a multiple of `resolution`; a time_limit_exceeded submission
     must still fail at the limit × `time_limit_to_tle`."""

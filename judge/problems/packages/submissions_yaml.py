@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from msgspec import Struct, field
 
 from judge.errors import SpecError
 from judge.problems.expectations import CaseRequirement, Expectation, matches_path
@@ -54,8 +55,7 @@ KNOWN_KEYS = frozenset(
 _BRACES = re.compile(r"\{([^{}]*)\}")
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(Struct, frozen=True):
     """What every test case must stay within (`permitted`) and what one must get (`required`)."""
 
     permitted: tuple[str, ...] = ALL
@@ -82,8 +82,7 @@ DEFAULTS: dict[str, tuple[str, Requirement]] = {
 """The specification's folders and the requirements they carry without a submissions.yaml."""
 
 
-@dataclass(frozen=True)
-class SubmissionsConfig:
+class SubmissionsConfig(Struct, frozen=True):
     """submissions.yaml read: each pattern (braces expanded) with its requirement and any per-group keys."""
 
     patterns: tuple[tuple[str, Requirement, tuple[tuple[tuple[str, ...], Requirement], ...]], ...] = ()

@@ -13,12 +13,12 @@ the package is a mistake of the file.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec.structs
+from msgspec import Struct, field
 from pydantic import ValidationError
 
 from judge.errors import SpecError
@@ -34,19 +34,17 @@ from judge.schema_errors import first_error
 GROUPS = ("sample", "secret")
 
 
-@dataclass(frozen=True)
-class PackageTest:
+class PackageTest(Struct, frozen=True):
     """A test case and the validator arguments that apply to it (its group's, or the nearest ancestor's)."""
 
     case: TestCase
     validator_flags: tuple[str, ...]
-    input_validator_args: ValidatorArgs = dataclasses.field(default_factory=ValidatorArgs)
+    input_validator_args: ValidatorArgs = field(default_factory=ValidatorArgs)
     flags_file: Path | None = None
     """The file that gave `validator_flags` (problem.yaml, or a group's or the test's own settings), for messages."""
 
 
-@dataclass(frozen=True)
-class TestData:
+class TestData(Struct, frozen=True):
     """What data/ holds: the tests in judging order, the group tree that grades them (used when the problem is
     scored), and the settings files read (they affect judging, so they travel with the problem)."""
 
@@ -57,8 +55,7 @@ class TestData:
     """Keys the specification defines that judge does not use, each once, as `key (first file that gives it)`."""
 
 
-@dataclass(frozen=True)
-class _Inherited:
+class _Inherited(Struct, frozen=True):
     """What a group passes down to its subgroups."""
 
     flags: tuple[str, ...]
@@ -86,8 +83,8 @@ def load_tests(
         folder = data / group
         if os.path.lexists(folder):
             if group == "sample" and not legacy:  # from 2023-07 on, samples score nothing, score.txt or not
-                walked = walk.group(folder, dataclasses.replace(inherited, accept_score=0.0), above)
-                items.append(dataclasses.replace(walked, checker_scores=False))
+                walked = walk.group(folder, msgspec.structs.replace(inherited, accept_score=0.0), above)
+                items.append(msgspec.structs.replace(walked, checker_scores=False))
             else:
                 items.append(walk.group(folder, inherited, above))
     if not tests:
@@ -96,7 +93,7 @@ def load_tests(
     whole = _group("", tuple(items), inherited, top)
     return TestData(
         tuple(tests),
-        dataclasses.replace(whole, full_score=_full_score(read[0][0], top)) if top is not None else whole,
+        msgspec.structs.replace(whole, full_score=_full_score(read[0][0], top)) if top is not None else whole,
         tuple(path for path, _ in read),
         _unused_keys(root, read),
     )
@@ -150,8 +147,7 @@ def _unused_keys(root: Path, read: list[tuple[Path, GroupSettings]]) -> tuple[st
     return tuple(f"{key} ({first[key].relative_to(root).as_posix()})" for key in first)
 
 
-@dataclass(frozen=True)
-class _Walk:
+class _Walk(Struct, frozen=True):
     """One walk of data/ in the package at `root`: the tests found and the settings files read, in order."""
 
     root: Path
@@ -234,7 +230,7 @@ def _group(
             )
     aggregation = next((word for word in reversed(words) if word in AGGREGATIONS), "sum")
     mode = next((word for word in reversed(words) if word in VERDICT_MODES), "worst_error")
-    group = dataclasses.replace(
+    group = msgspec.structs.replace(
         group,
         aggregation=aggregation,
         verdict_mode=mode,
@@ -249,11 +245,11 @@ def _group(
             raise SpecError(
                 f"{name or 'data'}: score aggregation: must be sum, min or pass-fail, got {score_aggregation!r}"
             )
-        group = dataclasses.replace(group, aggregation="min" if score_aggregation == "min" else "sum")
+        group = msgspec.structs.replace(group, aggregation="min" if score_aggregation == "min" else "sum")
     if isinstance(score, int | float) and not isinstance(score, bool):
         own = sum(isinstance(item, str) for item in items) or 1
         per_test = float(score) if group.aggregation == "min" else float(score) / own
-        group = dataclasses.replace(group, accept_score=per_test)
+        group = msgspec.structs.replace(group, accept_score=per_test)
     return group
 
 

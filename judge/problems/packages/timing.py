@@ -4,9 +4,10 @@ with problemtools' defaults."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
+
+import msgspec.structs
 
 from judge.errors import SpecError
 from judge.problems.files import read_problem_file
@@ -58,6 +59,6 @@ def time_rule(spec: PackageSpec) -> TimeRule:
 
 def with_time_limit(problem: Problem, seconds: float) -> Problem:
     """`problem` with a derived time limit, which travels with its pack as the legacy `.timelimit` file would."""
-    spec = dataclasses.replace(problem.spec, time_limit=seconds)
+    spec = msgspec.structs.replace(problem.spec, time_limit=seconds)
     generated = (*problem.generated, (TIMELIMIT_FILE, f"{seconds:g}\n".encode()))
-    return dataclasses.replace(problem, spec=spec, time_limit_pending=False, generated=generated)
+    return msgspec.structs.replace(problem, spec=spec, time_limit_pending=False, generated=generated)

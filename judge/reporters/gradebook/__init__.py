@@ -5,10 +5,11 @@ gradebook as the teacher's feedback policy shows it (judging/feedback.py), as ev
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec.structs
+from msgspec import Struct
 
 from judge.grading.gradebook import Gradebook
 from judge.grading.results_db import GRADEBOOK_FOLDER, StoredResult
@@ -17,8 +18,7 @@ from judge.output_folder import write_atomically
 from judge.reporters.gradebook import canvas, csv_sheet, json_doc, moodle, page
 
 
-@dataclass(frozen=True)
-class GradebookView:
+class GradebookView(Struct, frozen=True):
     """One file of the gradebook: its name in the output folder, and how its text is made."""
 
     file_name: str
@@ -48,11 +48,11 @@ def write_views(gradebook: Gradebook, out_dir: Path) -> None:
 def as_seen(gradebook: Gradebook, policy: str) -> Gradebook:
     """`gradebook` with each stored result, and each line of a pair that could not be judged, as `policy` shows
     them."""
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         gradebook, results={pair: _seen(stored, policy) for pair, stored in gradebook.results.items()}
     )
 
 
 def _seen(stored: StoredResult, policy: str) -> StoredResult:
     result = shown(stored.result, policy).result if stored.result is not None else None
-    return dataclasses.replace(stored, result=result, error=shown_error(stored.error, policy))
+    return msgspec.structs.replace(stored, result=result, error=shown_error(stored.error, policy))

@@ -6,16 +6,17 @@ again before trusting a time near its limit."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from judge.grading.gradebook import Gradebook
 from judge.judging.provenance import strength
 
 
-@dataclass(frozen=True)
-class ClassRun:
+class ClassRun(Struct, frozen=True):
     """The results that one command judged on one machine, and what they were measured under."""
 
     started: str
@@ -32,7 +33,7 @@ class ClassRun:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {**vars(self), "line": self.line}
+        return {**asdict(self), "line": self.line}
 
 
 def class_runs(gradebook: Gradebook) -> list[ClassRun]:

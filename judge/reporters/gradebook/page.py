@@ -15,8 +15,9 @@ unmatched files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from msgspec import Struct
 
 from judge import __version__
 from judge.grading.gradebook import Gradebook, format_score
@@ -31,8 +32,7 @@ from judge.verdicts import Verdict
 TEMPLATE = "report.html"
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(Struct, frozen=True):
     """A matrix cell of a pair that has a result: the result, its details' anchor, and the student's other files
     for the problem, which were not graded."""
 
@@ -41,8 +41,7 @@ class Cell:
     others: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Struct, frozen=True):
     """A student's row of the matrix: a cell per problem (None: nothing submitted) and the score."""
 
     student: str
@@ -50,8 +49,7 @@ class Row:
     score: str
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(Struct, frozen=True):
     """One pair's <details>: its result, and what judge stress found for it (None: not searched)."""
 
     anchor: str

@@ -11,10 +11,10 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import Markup
+from msgspec import Struct
 
 from judge.reporters.html import environment
 from judge.verdicts import Verdict
@@ -26,8 +26,7 @@ ROW_HEIGHT = 30
 FONT = (("font-family", "system-ui, sans-serif"), ("font-size", "12"))
 
 
-@dataclass(frozen=True)
-class TimePoint:
+class TimePoint(Struct, frozen=True):
     """One submission's CPU time on a problem: the slowest test's, as BOJ reports it."""
 
     student: str
@@ -38,8 +37,7 @@ class TimePoint:
     """The time limit this submission had: the problem's, with its language's allowance."""
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(Struct, frozen=True):
     """One SVG element: its tag, its attributes in order (coordinates already written as text), the text it
     shows and the tooltip it carries (its <title>)."""
 
@@ -49,8 +47,7 @@ class Mark:
     title: str = ""
 
 
-@dataclass(frozen=True)
-class Plot:
+class Plot(Struct, frozen=True):
     """A whole plot: its size, the title a screen reader says, its marks in drawing order."""
 
     height: int

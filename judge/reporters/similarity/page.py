@@ -8,8 +8,9 @@ marks are the page's own and nothing from a student is markup. This module only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge import __version__
 from judge.reporters.html import environment
@@ -19,8 +20,7 @@ from judge.similarity.compare import Region
 TEMPLATE = "similarity.html"
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(Struct, frozen=True):
     """One file of a flagged pair: its name, how much of it the other file has, and its text in stretches, each
     marked (found in the other) or not."""
 

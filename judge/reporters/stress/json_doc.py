@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, TextIO
+
+from msgspec.structs import asdict
 
 from judge.inert import json_document
 from judge.stress import StressReport
@@ -12,7 +13,7 @@ from judge.stress import StressReport
 def to_dict(result: StressReport) -> dict[str, Any]:
     data = asdict(result)
     if result.failure is not None:
-        data["failure"] = {**data["failure"], "verdict": result.failure.verdict.short}
+        data["failure"] = {**asdict(result.failure), "verdict": result.failure.verdict.short}
         for key in ("input", "expected", "actual"):
             data["failure"][key] = getattr(result.failure, key).decode("utf-8", errors="surrogateescape")
     return data

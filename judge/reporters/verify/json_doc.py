@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from msgspec.structs import asdict
+
 from judge.inert import json_document
 from judge.verify.report import VerifyReport
 
@@ -13,7 +15,7 @@ def report(verified: VerifyReport, stream: TextIO) -> None:
         "ok": verified.ok,
         "judged_nothing": verified.judged_nothing,
         "without_submissions": verified.without_submissions,
-        "test_data": [vars(check) for check in verified.data_checks],
+        "test_data": [asdict(check) for check in verified.data_checks],
         "derived_time_limits": [
             {
                 "problem": derived.problem_id,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from judge.runner.containment import cgroups, priority, run_group, waiting
 from judge.runner.containment.protocol import Contained, Containment, Guards, Outcome, Run, Sample, new_contained
@@ -16,8 +17,7 @@ RESIDUE_LIMIT_BYTES = 4 * MIB  # what a reused control group may keep charged fr
 REUSED_GROUPS = 2  # a run and the next test's, begun while it goes on
 
 
-@dataclass
-class _CgroupRun:
+class _CgroupRun(Struct):
     group: run_group.RunGroup
     contained: Contained
     before: run_group.Counters  # what the group had counted before this run (nothing, in a fresh group)
@@ -61,8 +61,7 @@ class _CgroupRun:
         self.release(self.group)
 
 
-@dataclass(frozen=True)
-class CgroupContainment:
+class CgroupContainment(Struct, frozen=True):
     """A control group per run (v1 or v2, whichever this machine mounts)."""
 
     version: int
@@ -113,8 +112,7 @@ class CgroupContainment:
         return _CgroupRun(group, new_contained(group.join_files(), self.guards(0), joins), before, release)
 
 
-@dataclass
-class _ReusedGroup:
+class _ReusedGroup(Struct):
     """Cgroup v1 groups for a submission's tests, used run after run: a fresh group costs about 0.8 ms per test
     (four folders made and removed, their limits written, their files opened). Up to REUSED_GROUPS of them, as
     many as runs go on at once (the next test's begun while one goes on: runner/execute.py's `begin`).

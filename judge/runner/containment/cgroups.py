@@ -15,8 +15,9 @@ import atexit
 import errno
 import functools
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.runner.containment import v2_base, v2_delegation
 from judge.runner.containment.run_group import PEAK_FILE, RunGroup, write_small
@@ -127,8 +128,7 @@ def _create_v1(name: str, memory_bytes: int | None, max_processes: int | None) -
     return group
 
 
-@dataclass(frozen=True)
-class Availability:
+class Availability(Struct, frozen=True):
     """What this machine allows: `cgroup v1`, `cgroup v2` or `none`, and where run groups go or why none can."""
 
     mechanism: str

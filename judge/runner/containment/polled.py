@@ -8,11 +8,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import psutil  # imported where used: only the portable mechanism needs it
+
+from msgspec import Struct, field
 
 from judge.errors import JudgeFailure
 from judge.runner.containment import priority, proctree, waiting
@@ -37,8 +38,7 @@ class _Polled:
         return None
 
 
-@dataclass
-class _ProcRun(_Polled):
+class _ProcRun(_Polled, Struct):
     """A run followed through /proc. Its process limit is the poll's: past `max_processes` tasks (processes and
     their threads, as a pids limit counts them) the poll kills the tree and the run is RE, as under a control
     group. RLIMIT_NPROC alone cannot be that limit: the kernel exempts root from it, and for another user it
@@ -88,8 +88,7 @@ class _ProcRun(_Polled):
         return cpu, rss
 
 
-@dataclass(frozen=True)
-class ProcContainment:
+class ProcContainment(Struct, frozen=True):
     """Linux without a control group: /proc polling, RLIMIT_AS and RLIMIT_NPROC."""
 
     name: str = "proc"
@@ -113,8 +112,7 @@ class ProcContainment:
 # --- psutil --------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _PortableRun(_Polled):
+class _PortableRun(_Polled, Struct):
     contained: Contained
     root: psutil.Process | None = None
     known: dict[int, psutil.Process] = field(default_factory=dict)  # every process seen in the tree
@@ -200,8 +198,7 @@ class _PortableRun(_Polled):
         return send
 
 
-@dataclass(frozen=True)
-class PortableContainment:
+class PortableContainment(Struct, frozen=True):
     """psutil only: the tree's CPU and RSS polled, the tree killed; no process or hard memory limit."""
 
     name: str = "portable"

@@ -10,8 +10,9 @@ import os
 import signal
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import RUN_TOKEN_VARIABLE
@@ -56,8 +57,7 @@ def forks_so_far() -> int:
     return 0
 
 
-@dataclass(frozen=True)
-class Spawned:
+class Spawned(Struct, frozen=True):
     """The processes a run started, found without a cgroup and without reading all of /proc at every check.
 
     Pids are handed out in increasing order, wrapping at pid_max, so everything started since the run's first
@@ -73,7 +73,7 @@ class Spawned:
     first_pid: int
     forks_before: int
     token: str
-    _seen: dict[int, bytes] = field(default_factory=dict, init=False, compare=False, repr=False)  # pid -> start time
+    _seen: dict[int, bytes] = field(default_factory=dict)  # pid -> start time
 
     def candidates(self) -> list[int]:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]

@@ -20,32 +20,30 @@ from __future__ import annotations
 import os
 import signal
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from msgspec import Struct
 
 RUN_TOKEN_VARIABLE = "JUDGE_RUN_TOKEN"
 """The environment variable each run carries its `Contained.token` in (proctree.py finds escaped processes by it)."""
 
 
-@dataclass(frozen=True)
-class Sample:
+class Sample(Struct, frozen=True):
     """One look at a running tree: CPU seconds so far and resident bytes now (0 where the kernel caps memory)."""
 
     cpu_seconds: float
     rss_bytes: int
 
 
-@dataclass(frozen=True)
-class Guards:
+class Guards(Struct, frozen=True):
     """The per-process rlimits a mechanism needs where it cannot count the tree itself."""
 
     limit_address_space: bool  # RLIMIT_AS per process: nothing else caps memory
     max_tasks: int | None  # RLIMIT_NPROC to set, or None where a pids limit counts exactly
 
 
-@dataclass(frozen=True)
-class Contained:
+class Contained(Struct, frozen=True):
     """What a run's first process must do or carry before exec, decided by the mechanism."""
 
     join_files: tuple[Path, ...]  # write "0" to each to join the run's group
@@ -61,8 +59,7 @@ def new_contained(join_files: tuple[Path, ...], guards: Guards, join_descriptors
     return Contained(join_files, guards, os.urandom(16).hex(), join_descriptors)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """What the mechanism measured of a finished run."""
 
     cpu_seconds: float

@@ -7,8 +7,9 @@ import os
 import signal
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from judge.errors import JudgeFailure
 
@@ -34,8 +35,7 @@ def read_small(path: Path) -> str:
         os.close(descriptor)
 
 
-@dataclass(frozen=True)
-class Counters:
+class Counters(Struct, frozen=True):
     """What a group has counted so far. A reused group's run is the difference between two of these."""
 
     cpu_seconds: float
@@ -48,8 +48,7 @@ NOTHING_COUNTED = Counters(0.0, 0, 0, 0)
 """A fresh group's counters."""
 
 
-@dataclass
-class RunGroup:
+class RunGroup(Struct):
     """The control group(s) of one run. `dirs` maps a role (memory, cpu, pids, freezer) to its folder.
 
     The files read or written per run stay open (`_files`): an open of a control file costs 20 to 40 µs, a
@@ -58,10 +57,10 @@ class RunGroup:
 
     version: int
     dirs: dict[str, Path]
-    _files: dict[tuple[str, str, int], int] = field(default_factory=dict, repr=False)
-    _joins: dict[str, Path] = field(default_factory=dict, repr=False)  # `_join_paths`, once made
-    _memory_limit: int | None = field(default=None, repr=False)  # the limit `set_memory_limit` set last
-    _memsw: bool | None = field(default=None, repr=False)  # `_swap_counted`, once looked up
+    _files: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    _joins: dict[str, Path] = field(default_factory=dict)  # `_join_paths`, once made
+    _memory_limit: int | None = field(default=None)  # the limit `set_memory_limit` set last
+    _memsw: bool | None = field(default=None)  # `_swap_counted`, once looked up
 
     def _join_paths(self) -> dict[str, Path]:
         """Each of the group's folders' join file, by the first role naming that folder; made at the first run

@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from judge.runner.containment.v2_delegation import (
     EXPLICIT_VARIABLE,
@@ -53,8 +55,7 @@ INIT_LEAF = "judge-init"  # where a judge moved the other processes of a group i
 EVACUATION_ROUNDS = 20  # a process forking while the judge moves it leaves a child behind: moved on the next round
 
 
-@dataclass(frozen=True)
-class Base:
+class Base(Struct, frozen=True):
     """The parent of the judge's run groups, with the controllers it enabled for them."""
 
     folder: Path

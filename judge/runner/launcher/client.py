@@ -19,8 +19,9 @@ import sys
 import tempfile
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import Contained
@@ -37,8 +38,7 @@ _BOOT = (
 )
 
 
-@dataclass(frozen=True)
-class _Request:
+class _Request(Struct, frozen=True):
     """A `run` request, kept to be sent again to a fresh box (its files stay open until the run has ended)."""
 
     argv: list[str]
@@ -48,8 +48,7 @@ class _Request:
     contained: Contained
 
 
-@dataclass(eq=False)  # one run is one run, whatever it asks for
-class _Launched:
+class _Launched(Struct, eq=False):
     """A run started by the launcher: it reports the exit on the socket. Where a start is not answered (in a box,
     in a control group: `Launcher.answers_pid`), an answer before the exit says the run did not start
     (`Launcher.not_started`), and a run may be sent while an earlier one goes on (`Launcher.queues`): the
@@ -82,8 +81,7 @@ class _Launched:
         self.launcher.drop(self)
 
 
-@dataclass(frozen=True)
-class WarmBox:
+class WarmBox(Struct, frozen=True):
     """What a launcher that is the PID 1 of a warm box is told of it: its writable folders (mounted afresh for
     each test), its program folder (copied into a tmpfs of its own), where its own code is mounted (unmounted
     once it has started) and the uid each run drops to."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 
@@ -28,8 +29,7 @@ CREATE INDEX IF NOT EXISTS clarifications_by_student ON clarifications (student)
 _COLUMNS = "id, student, problem_id, question, asked_at, answer, answered_at, to_everyone"
 
 
-@dataclass(frozen=True)
-class Clarification:
+class Clarification(Struct, frozen=True):
     id: int
     student: str
     problem_id: str

@@ -14,9 +14,10 @@ from __future__ import annotations
 import secrets
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 
@@ -56,8 +57,7 @@ _COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
-class CounterexampleResult:
+class CounterexampleResult(Struct, frozen=True):
     """What a search found, as stored: `input`, `expected` and `actual` are bytes as the programs wrote them
     (hostile text: a page shows them through judge/inert.py)."""
 
@@ -70,8 +70,7 @@ class CounterexampleResult:
     judged: int = 0
 
 
-@dataclass(frozen=True)
-class StoredCounterexample:
+class StoredCounterexample(Struct, frozen=True):
     """A request and, once done, its result."""
 
     id: int
@@ -108,8 +107,7 @@ class StoredCounterexample:
         )
 
 
-@dataclass(frozen=True)
-class ClaimedCounterexample:
+class ClaimedCounterexample(Struct, frozen=True):
     """A request a search now holds: the request, the submission's file name, language and source, and the token
     only this claim carries."""
 
@@ -120,8 +118,7 @@ class ClaimedCounterexample:
     token: str
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(Struct, frozen=True):
     """A request stored (`id`), or why not: `pending` (one is queued or searching already) or `again_at` (the hour's
     requests are used up: the moment the oldest of them leaves the hour)."""
 

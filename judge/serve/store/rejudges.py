@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 from judge.verdicts import Verdict
@@ -37,8 +38,7 @@ CREATE INDEX IF NOT EXISTS rejudged_by_submission ON rejudged_submissions (submi
 _SCORE = "json_extract(result_json, '$.score')"
 
 
-@dataclass(frozen=True)
-class Rejudge:
+class Rejudge(Struct, frozen=True):
     """One rejudge as the teacher asked for it."""
 
     id: int
@@ -47,8 +47,7 @@ class Rejudge:
     rejudged_at: float
 
 
-@dataclass(frozen=True)
-class Requeued:
+class Requeued(Struct, frozen=True):
     """What `SubmissionRows.requeue` did: the rejudge's id (its report's) and how many submissions it queued."""
 
     rejudge_id: int | None
@@ -56,8 +55,7 @@ class Requeued:
     count: int
 
 
-@dataclass(frozen=True)
-class Judged:
+class Judged(Struct, frozen=True):
     """A submission's result at one moment: None for a verdict it did not have (queued, or being judged)."""
 
     verdict: Verdict | None
@@ -72,8 +70,7 @@ class Judged:
         return self.verdict.short + (f" {self.score:g}" if self.score is not None else "")
 
 
-@dataclass(frozen=True)
-class RejudgedEntry:
+class RejudgedEntry(Struct, frozen=True):
     """One submission of one rejudge: what it had before, and after (None while still queued or judged)."""
 
     rejudge: Rejudge

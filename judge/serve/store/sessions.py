@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 
@@ -24,8 +24,7 @@ CREATE INDEX IF NOT EXISTS sessions_by_created_at ON sessions (created_at);
 """
 
 
-@dataclass(frozen=True)
-class SessionLifetimes:
+class SessionLifetimes(Struct, frozen=True):
     """How long a browser stays signed in: `idle_seconds` after its latest request, and `absolute_seconds` after it
     signed in, however busy it is."""
 
@@ -39,8 +38,7 @@ class SessionLifetimes:
         return self.idle_seconds / 60
 
 
-@dataclass(frozen=True)
-class StoredSession:
+class StoredSession(Struct, frozen=True):
     user: str
     credential: str
     csrf: str

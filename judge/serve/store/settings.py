@@ -4,7 +4,8 @@ announcements."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 
@@ -17,8 +18,7 @@ CREATE TABLE IF NOT EXISTS announcements (id INTEGER PRIMARY KEY AUTOINCREMENT, 
 """
 
 
-@dataclass(frozen=True)
-class Announcement:
+class Announcement(Struct, frozen=True):
     """The teacher's line on every page: posted at `posted_at`, edited or removed by `id`."""
 
     id: int

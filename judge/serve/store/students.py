@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from judge.serve.store.database import Database
 
@@ -16,8 +17,7 @@ CREATE TABLE IF NOT EXISTS students (
 """
 
 
-@dataclass(frozen=True)
-class Student:
+class Student(Struct, frozen=True):
     id: str
     name: str
     password_hash: str

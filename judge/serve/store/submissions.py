@@ -13,10 +13,11 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
+
+from msgspec import Struct
 
 from judge.batch.tasks import SubmissionOutcome
 from judge.judging.results import SubmissionResult
@@ -59,8 +60,7 @@ _COLUMNS = (
 )
 
 
-@dataclass(frozen=True)
-class StoredSubmission:
+class StoredSubmission(Struct, frozen=True, dict=True):  # dict: room for the cached `result`
     """A submission row without its source (pages list many; `Store.source` reads one source)."""
 
     id: int
@@ -104,8 +104,7 @@ class StoredSubmission:
         )
 
 
-@dataclass(frozen=True)
-class Claimed:
+class Claimed(Struct, frozen=True):
     """A submission a judging process now holds: its row, its source, and the token only this claim carries."""
 
     submission: StoredSubmission
@@ -113,8 +112,7 @@ class Claimed:
     token: str
 
 
-@dataclass(frozen=True)
-class NewSubmission:
+class NewSubmission(Struct, frozen=True):
     student: str
     problem_id: str
     language: str
@@ -125,8 +123,7 @@ class NewSubmission:
     was checked at, so a submission accepted a millisecond before a hard deadline is not stamped after it."""
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(Struct, frozen=True):
     """The teacher's filters on the submission list; None lets everything through."""
 
     student: str | None = None
