@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from xml.etree import ElementTree
 
+import msgspec.structs
 import psutil
 import pytest
 
@@ -129,8 +130,8 @@ def test_an_accepted_submission_near_the_limit_is_warned(project: Path) -> None:
     result = _verify([problem], project / "submissions", jobs=1).submissions[0].result
     assert result is not None
     slow = SubmissionCheck("add", Path("x.py"), Expectation.of(Verdict.AC),
-                           result=result.__class__(**{**result.__dict__, "cases": tuple(
-                               case.__class__(**{**case.__dict__, "cpu_seconds": 0.4}) for case in result.cases)}))
+                           result=msgspec.structs.replace(result, cases=tuple(
+                               msgspec.structs.replace(case, cpu_seconds=0.4) for case in result.cases)))
     assert "80%" in slow.slow_warning
     assert SubmissionCheck("add", Path("x.py"), Expectation.of(Verdict.AC), result=result).slow_warning == ""
 
