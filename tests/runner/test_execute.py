@@ -13,6 +13,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
 import uuid
@@ -359,10 +360,13 @@ def test_a_double_forking_daemon_does_not_survive(make_problem, sandbox, judge):
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 NOBODY = "65534"
+JUDGE_PATH = os.pathsep.join(dict.fromkeys([str(REPOSITORY), sysconfig.get_paths()["purelib"],
+                                            sysconfig.get_paths()["platlib"]]))
+"""What the system Python needs on its path to import the judge: the checkout and the venv's packages."""
 BUSY_USER = textwrap.dedent("""
-    import sys, tempfile, threading
+    import os, sys, tempfile, threading
     from pathlib import Path
-    sys.path.insert(0, sys.argv[1])
+    sys.path[:0] = sys.argv[1].split(os.pathsep)  # the checkout, then the venv's packages (msgspec)
     try:
         from judge.runner import execute
         from judge.runner.containment.choice import choose_containment
@@ -392,7 +396,7 @@ def test_a_busy_user_can_still_start_threads():
     """RLIMIT_NPROC counts every task of the user, not the run's: as the only process limit of the fallback it
     must leave room for what the user already runs, or every threaded submission (any JVM) fails to start."""
     done = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", SYSTEM_PYTHON,
-                           "-c", BUSY_USER, str(REPOSITORY)], capture_output=True, text=True, timeout=120)
+                           "-c", BUSY_USER, JUDGE_PATH], capture_output=True, text=True, timeout=120)
     if done.stderr.startswith("SKIP"):
         pytest.skip(f"{SYSTEM_PYTHON} cannot import the judge: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
