@@ -59,8 +59,8 @@ class RunGroup(Struct):
     dirs: dict[str, Path]
     _files: dict[tuple[str, str, int], int] = field(default_factory=dict)
     _joins: dict[str, Path] = field(default_factory=dict)  # `_join_paths`, once made
-    _memory_limit: int | None = field(default=None)  # the limit `set_memory_limit` set last
-    _memsw: bool | None = field(default=None)  # `_swap_counted`, once looked up
+    _memory_limit: int | None = None  # the limit `set_memory_limit` set last
+    _memsw: bool | None = None  # `_swap_counted`, once looked up
 
     def _join_paths(self) -> dict[str, Path]:
         """Each of the group's folders' join file, by the first role naming that folder; made at the first run
