@@ -113,7 +113,7 @@ gc.callbacks.append(lambda phase, info: phase == "start" and collected.append(in
 import judge.__main__ as entry
 sys.argv = ["judge", "--version"]
 collected.clear()  # what importing judge/__main__.py itself cost (compiling it, where no bytecode is written)
-code = entry.console()
+code = entry.command_line()
 print(json.dumps({"code": code, "collected": collected, "enabled": gc.isenabled()}))
 """
 
@@ -147,3 +147,38 @@ def test_judge_run_creates_no_record_only_other_commands_use(tmp_path: Path) -> 
                            "--sandbox", "none"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == {"code": 0, "defined": []}
+
+
+ENDING = """
+import atexit, sys, threading, time
+import judge.__main__ as entry
+atexit.register(lambda: print("an exit function ran"))
+if sys.argv[1] == "thread":
+    threading.Thread(target=lambda: (time.sleep(0.3), print("the thread ended"))).start()
+sys.argv = ["judge", *sys.argv[2:]]
+code = entry.console()
+print("the interpreter's exit, with", code)
+"""
+
+
+def ending(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", ENDING, *argv], capture_output=True, text=True, timeout=60)
+
+
+def test_the_process_ends_without_teardown_once_its_exit_functions_ran() -> None:
+    """`judge` ends its process itself, skipping the interpreter's teardown (issue 45), but not what anyone
+    sees of an exit: the exit functions run, the output is flushed, the status is the command's."""
+    done = ending("alone", "--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["an exit function ran"], done.stdout
+    refused = ending("alone", "--sandbox")
+    assert refused.returncode == 2 and "an exit function ran" in refused.stdout, refused
+    assert "the interpreter's exit" not in refused.stdout
+
+
+def test_a_thread_still_running_is_left_to_the_interpreters_exit() -> None:
+    """Another thread still running is waited for, as the interpreter's exit waits: the command returns."""
+    done = ending("thread", "--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["the interpreter's exit, with 0", "the thread ended",
+                                            "an exit function ran"], done.stdout
