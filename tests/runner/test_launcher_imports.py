@@ -13,8 +13,10 @@ from judge.runner.launcher.client import JUDGE_PACKAGE, launcher_command
 ON_THE_WAY = ("judge", "judge.runner", "judge.runner.launcher")
 LAUNCHER_MODULES = {*ON_THE_WAY, "judge.runner.launcher.server", "judge.runner.launcher.box_init",
                     "judge.runner.launcher.own_limits", "judge.runner.launcher.spawning"}
-NOT_FOR_THE_LAUNCHER = ("socket", "selectors")
-"""Python wrappers whose additions (enums, selectors) the launcher never uses: it takes the C module beneath."""
+NOT_FOR_THE_LAUNCHER = ("socket", "selectors", "signal", "enum", "json", "re", "array", "collections",
+                        "contextlib")
+"""Python wrappers whose additions (enums, selectors) the launcher never uses (it takes the C module beneath), and
+what only slowed its start: json (marshal is built in), array (struct is loaded anyway), contextlib."""
 # In place of the launcher's boot line: import the launcher as its boot line does, and list what that loaded.
 LIST_IMPORTS = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); "
                 "import judge.runner.launcher.server; print(sorted(set(sys.modules) - before))")

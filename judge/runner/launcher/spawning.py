@@ -3,39 +3,43 @@ vfork + exec. Standard library only, like the launcher (tests/runner/test_launch
 
 from __future__ import annotations
 
+# The C module beneath `signal`, whose enums the launcher never uses (see server.py).
+import _signal as signal
 import os
-import signal
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 # Python ignores these; an ignored signal stays ignored across exec, and a run over the output limit must die of
 # SIGXFSZ, a writer to a closed pipe of SIGPIPE (what subprocess's restore_signals does).
 DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
 
 
-def spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int]) -> int:
-    """Start `argv` in a session of its own with `streams` as its stdin, stdout and stderr, and return its pid.
+def spawn(argv: list[str], cwd: str, env: dict[str, str], streams: tuple[int, int, int], uid: int | None) -> int:
+    """Start `argv` as `uid` (None: as the launcher) in a session of its own with `streams` as its stdin, stdout
+    and stderr, and return its pid.
 
     posix_spawn is a vfork and exec in glibc, as `subprocess` would do, without importing `subprocess` (about
     a third of the launcher's start). No other descriptor reaches the run: every one the launcher holds is
-    close-on-exec (server.py's `close_inherited` and `receive`). The launcher has one thread, so it steps into
-    `cwd` for the spawn (as the run's uid, as a child would) and back to `/`, where it lives and which every uid
-    may enter. An exec that fails raises OSError here (glibc reports it since 2.24).
+    close-on-exec (server.py's `close_inherited` and `receive`). The launcher has one thread, so it becomes the
+    run's uid for the spawn (`as_user`), steps into `cwd` (as that uid, as a child would) and back to `/`, where
+    it lives and which every uid may enter. An exec that fails raises OSError here (glibc reports it since 2.24).
     """
     program = argv[0] if "/" in argv[0] else on_path(argv[0], env.get("PATH", os.defpath))
-    os.chdir(cwd)
+    as_user(uid)
     try:
-        return os.posix_spawn(
-            program,
-            argv,
-            env,
-            setsid=True,
-            setsigdef=DEFAULT_SIGNALS,
-            file_actions=[(os.POSIX_SPAWN_DUP2, stream, target) for target, stream in enumerate(streams)],
-        )
+        os.chdir(cwd)
+        try:
+            return os.posix_spawn(
+                program,
+                argv,
+                env,
+                setsid=True,
+                setsigdef=DEFAULT_SIGNALS,
+                file_actions=[(os.POSIX_SPAWN_DUP2, stream, target) for target, stream in enumerate(streams)],
+            )
+        finally:
+            os.chdir("/")
     finally:
-        os.chdir("/")
+        as_root(uid)
 
 
 def join(files: list[int]) -> None:
@@ -72,19 +76,18 @@ def on_path(name: str, path: str) -> str:
     return name
 
 
-@contextmanager
-def as_user(uid: int | None) -> Iterator[None]:
-    """Start a run as `uid` (None: as the launcher). Real and effective ids switch and the saved ones stay root,
-    so the launcher gets root back afterwards, and the spawn is still a vfork (`user=` of `Popen` would fork
-    the launcher, 1 ms more per test); the exec sets the saved ids too, so the program has no way back to root
-    and, not being root, no capability. The launcher dropped its supplementary groups in `setup`."""
-    if uid is None:
-        yield
-        return
-    os.setresgid(uid, uid, 0)
-    os.setresuid(uid, uid, 0)
-    try:
-        yield
-    finally:
+def as_user(uid: int | None) -> None:
+    """Switch to `uid` to start a run (None: stay the launcher). Real and effective ids switch and the saved ones
+    stay root, so the launcher gets root back afterwards (`as_root`), and the spawn is still a vfork (`user=` of
+    `Popen` would fork the launcher, 1 ms more per test); the exec sets the saved ids too, so the program has no
+    way back to root and, not being root, no capability. The launcher dropped its supplementary groups in `setup`."""
+    if uid is not None:
+        os.setresgid(uid, uid, 0)
+        os.setresuid(uid, uid, 0)
+
+
+def as_root(uid: int | None) -> None:
+    """Back to root after `as_user(uid)`."""
+    if uid is not None:
         os.setresuid(0, 0, 0)
         os.setresgid(0, 0, 0)
