@@ -45,7 +45,7 @@ def test_run_imports_only_what_it_needs(tmp_path: Path) -> None:
     again, modules = loaded_by("run", problem, program("sum.py"), "--sandbox", "none", "--format", "json")
     assert json.loads(str(again["report"]))["verdict"] == "AC"
     # the spec, languages.yaml and the seccomp program came from the judge's cache, keyed without OpenSSL's hashes
-    assert among(modules, NEVER_FOR_RUN + NOT_FOR_A_PASSING_RUN + VALIDATING + ("pyseccomp", "hashlib")) == []
+    assert among(modules, NEVER_FOR_RUN + NOT_FOR_A_PASSING_RUN + VALIDATING + ("pyseccomp", "hashlib", "socket")) == []
 
 
 def test_run_with_cgroups_imports_no_polled_containment(tmp_path: Path) -> None:
