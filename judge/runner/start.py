@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import Contained
-from judge.runner.launcher.own_limits import lower_limit
+from judge.runner.launcher.own_limits import limit_within
 from judge.runner.limits import MIB
 from judge.runner.syscall_filter import LoadableFilter
 
@@ -120,17 +120,31 @@ class Starter(Protocol):
 
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
     """The function run in a fork of the judge between fork and exec: join the run's group, set the rlimits
-    (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs)."""
-    rlimits = [(resource.RLIMIT_CPU, limits.cpu_backstop_seconds, limits.cpu_backstop_seconds + 1), *limits.rlimits()]
+    (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs).
+
+    Everything is decided here, in the judge, and the child only makes the system calls: each Python object the
+    child makes or touches copies a page of the judge's memory, on the way of every compile step (opening four
+    cgroup v1 `tasks` files as text files took seven system calls each)."""
+    rlimits = [
+        (which, limit_within(which, soft, hard))
+        for which, soft, hard in [
+            (resource.RLIMIT_CPU, limits.cpu_backstop_seconds, limits.cpu_backstop_seconds + 1),
+            *limits.rlimits(),
+        ]
+    ]
+    join_files = [os.fsencode(path) for path in contained.join_files]
+    install_filter = syscall_filter.prepared().install if syscall_filter is not None else None
+    write, open_file, close, setrlimit = os.write, os.open, os.close, resource.setrlimit
 
     def setup() -> None:
-        for path in contained.join_files:
-            with open(path, "w") as handle:
-                handle.write("0")
-        for which, soft, hard in rlimits:
-            lower_limit(which, soft, hard)
-        if syscall_filter is not None:
-            syscall_filter.load()
+        for path in join_files:
+            descriptor = open_file(path, os.O_WRONLY | os.O_CLOEXEC)
+            write(descriptor, b"0")
+            close(descriptor)
+        for which, soft_and_hard in rlimits:
+            setrlimit(which, soft_and_hard)
+        if install_filter is not None:
+            install_filter()
 
     return setup
 

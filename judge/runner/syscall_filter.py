@@ -44,7 +44,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from judge.runner.launcher.own_limits import load_filter
+from judge.runner.launcher.own_limits import PreparedFilter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
 
 CLONE_NEWUSER = 0x10000000
@@ -72,9 +72,9 @@ class LoadableFilter(Struct, frozen=True):
     program: bytes
     syscall_number: int
 
-    def load(self) -> None:
-        """Install the filter in the calling process (the child, before exec). Raises OSError on failure."""
-        load_filter(self.program, self.syscall_number)
+    def prepared(self) -> PreparedFilter:
+        """The filter ready to install, made in the parent, so the child only makes the system calls."""
+        return PreparedFilter(self.program, self.syscall_number)
 
 
 @functools.cache

@@ -64,7 +64,7 @@ import sys
 import time
 
 from judge.runner.launcher import box_init, spawning
-from judge.runner.launcher.own_limits import PR_SET_NO_NEW_PRIVS, load_filter, lower_limit
+from judge.runner.launcher.own_limits import PR_SET_NO_NEW_PRIVS, PreparedFilter, lower_limit
 
 MAX_MESSAGE = 1 << 20
 MAX_FDS = 16
@@ -132,7 +132,7 @@ class Launcher:
         if self.program is None:
             self._lower_limits()
         if request.get("filter"):
-            load_filter(bytes.fromhex(request["filter"]), request["syscall"])
+            PreparedFilter(bytes.fromhex(request["filter"]), request["syscall"]).install()
         return {"ready": os.getpid(), "rss": _own_rss()}
 
     def run(self, request: dict, fds: list[int]) -> None:
