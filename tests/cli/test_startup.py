@@ -22,6 +22,8 @@ NEVER_FOR_RUN = ("dask", "distributed", "matplotlib", "sqlite3", "psutil", "rich
                  "judge.stress", "judge.similarity", "judge.answers", "judge.cli.stress", "judge.cli.similarity",
                  "judge.cli.answers", "judge.problems.packages.loader", "judge.judging.interactive",
                  "concurrent.futures",
+                 # the launcher's own modules: the judge only talks to it (judge/runner/launcher/messages.py)
+                 "judge.runner.launcher.server", "judge.runner.launcher.box_init", "judge.runner.launcher.spawning",
                  # the web server and the course (judge serve, judge grade)
                  "judge.serve", "judge.course", "starlette", "uvicorn", "jinja2", "argon2", "multipart",
                  "itsdangerous", "cryptography", "markdown_it", "latex2mathml")

@@ -4,7 +4,7 @@ used is not waited for."""
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
 import select
 import shutil
@@ -19,7 +19,7 @@ from judge.errors import JudgeFailure
 from judge.runner import starter_choice
 from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.containment.protocol import Contained, Guards
-from judge.runner.launcher import client, server
+from judge.runner.launcher import client, messages
 from judge.runner.launcher.client import JUDGE_PACKAGE, Launcher, WarmBox, launcher_command
 from judge.runner.sandbox import (
     LAUNCHER_CODE,
@@ -211,14 +211,14 @@ def cat_answered_once(launcher: Launcher, cwd: Path, files: Files, contained: Co
 def receipts(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     """Every message the judge receives from a launcher from now on, in order."""
     received: list[dict] = []
-    original = server.receive
+    original = messages.receive
 
     def receive(sock: socket.socket) -> tuple[dict, list[int]]:
         message, descriptors = original(sock)
         received.append(message)
         return message, descriptors
 
-    monkeypatch.setattr(client.server, "receive", receive)
+    monkeypatch.setattr(client.messages, "receive", receive)
     return received
 
 
@@ -257,16 +257,16 @@ def test_the_launchers_work_before_a_run_is_not_counted_to_it(tmp_path: Path, mo
     `settle_cpu_time`). Counted there, it would be up to a tick's worth per run: over five runs, far more than
     a quarter of the reading each."""
     padding = [[number] for number in range(15000)]
-    request = json.dumps({"padding": padding})
+    request = marshal.dumps({"padding": padding}, messages.MARSHAL_VERSION)
     started_at = time.thread_time()
-    json.loads(request)
+    marshal.loads(request)
     reading = time.thread_time() - started_at  # about what the launcher (the same interpreter) spends reading it
-    original = server.send
+    original = messages.send
 
     def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]
         original(sock, {**message, "padding": padding} if message.get("do") == "run" else message, fds)
 
-    monkeypatch.setattr(client.server, "send", send)
+    monkeypatch.setattr(client.messages, "send", send)
     containment = choose_containment("cgroup")
     home, run = containment.home(), containment.open(256, 8)
     assert home is not None

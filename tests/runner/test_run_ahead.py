@@ -16,7 +16,7 @@ import pytest
 from judge.runner import execute
 from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.containment.protocol import Containment
-from judge.runner.launcher import server
+from judge.runner.launcher import messages
 from judge.runner.launcher.client import Launcher, launcher_command
 from judge.runner.limits import Limits
 from judge.runner.run_files import KeptOutputs
@@ -95,7 +95,7 @@ def test_a_run_dropped_before_its_turn_never_runs(
     marker = tmp_path / "ran"
     first = begin(tmp_path, "first", STAMP.format(seconds=0.3), queued)
     dropped = begin(tmp_path, "dropped", f"open({str(marker)!r}, 'w')", queued)
-    server.send(launcher._control, {"drop": dropped.child.seq})  # type: ignore[attr-defined]
+    messages.send(launcher._control, {"drop": dropped.child.seq})  # type: ignore[attr-defined]
     assert first.finish().exit_code == 0
     process = launcher._process
     dropped.cancel()

@@ -10,7 +10,7 @@ group. A single run (a compile, a validator) is a fork of the judge instead (jud
 
 from __future__ import annotations
 
-import _socket as socket  # the C module beneath `socket`, as in server.py: socket.py costs the judge 1.5 ms
+import _socket as socket  # the C module beneath `socket`, as in messages.py: socket.py costs the judge 1.5 ms
 import os
 import select
 import signal
@@ -25,13 +25,13 @@ from msgspec import Struct
 
 from judge.errors import JudgeFailure
 from judge.runner.containment.protocol import Contained
-from judge.runner.launcher import server
+from judge.runner.launcher import messages
 from judge.runner.start import EXIT_REPORT_SECONDS, Exited, Files, RunLimits, Started, start_process
 from judge.runner.syscall_filter import LoadableFilter
 
 LAUNCHER_START_SECONDS = 30.0
 # The judge package: the launcher is imported as judge.runner.launcher.server from the folder that holds it.
-JUDGE_PACKAGE = Path(server.__file__).parents[2]
+JUDGE_PACKAGE = Path(messages.__file__).parents[2]
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); import judge.runner.launcher.server as s; "
     "s.main(int(sys.argv[2]), int(sys.argv[3]))"
@@ -66,7 +66,7 @@ class _Launched(Struct, eq=False):
     def wait(self, timeout: float) -> Exited | None:
         deadline = time.monotonic() + timeout
         while select.select([self.launcher.sock], [], [], max(0.0, deadline - time.monotonic()))[0]:
-            report, _ = server.receive(self.launcher.sock)
+            report, _ = messages.receive(self.launcher.sock)
             if "status" in report:
                 self.launcher.answered(self)
                 cpu, maxrss = float(report["cpu"]), int(report["maxrss"])
@@ -149,7 +149,7 @@ class Launcher:
         with ExitStack() as home:
             descriptors = [home.enter_context(open(path, "wb", buffering=0)).fileno() for path in self._home_join_files]
             try:
-                server.send(self._sock, self._setup, descriptors)
+                messages.send(self._sock, self._setup, descriptors)
             except OSError:
                 pass  # it is gone already: the first run says why, from what it printed (`_set_up`)
         self._ready: dict | JudgeFailure | None = None  # its answer to `setup`, awaited by the first run
@@ -165,7 +165,7 @@ class Launcher:
         if self._ready is None:
             try:
                 if select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
-                    ready, _ = server.receive(self._sock)
+                    ready, _ = messages.receive(self._sock)
                 else:
                     ready = {"error": f"it did not start within {LAUNCHER_START_SECONDS:.0f} s"}
             except OSError as error:  # it went away without reading its setup
@@ -230,9 +230,9 @@ class Launcher:
         """Stop `launched`, the oldest run sent and not answered: the launcher drops it if it has not started, or
         kills it, and answers either way (server.py). A launcher that does not answer is replaced."""
         try:
-            server.send(self._control, {"drop": launched.seq})
+            messages.send(self._control, {"drop": launched.seq})
             answered = select.select([self._sock], [], [], EXIT_REPORT_SECONDS)[0]
-            answer = server.receive(self._sock)[0] if answered else {}
+            answer = messages.receive(self._sock)[0] if answered else {}
         except OSError:
             answer = {}
         self.answered(launched)
@@ -286,12 +286,12 @@ class Launcher:
             message = {"do": "run", "seq": self._sent, "argv": request.argv, "cwd": str(request.cwd)}
             message["env"] = request.env
             try:
-                server.send(self._sock, message, descriptors)
+                messages.send(self._sock, message, descriptors)
                 if not self.answers_pid(contained):
                     return {"sent": True, "seq": self._sent}
                 if not select.select([self._sock], [], [], LAUNCHER_START_SECONDS)[0]:
                     return {}
-                answer, _ = server.receive(self._sock)
+                answer, _ = messages.receive(self._sock)
             except OSError as error:
                 return {"gone": f"the launcher is gone: {error.strerror}"}
         return answer or {"gone": "the launcher is gone"}

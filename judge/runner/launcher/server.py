@@ -2,7 +2,7 @@
 
 Started once per submission (by client.py), outside any sandbox or inside a warm bubblewrap box as the box's
 PID 1, it takes requests on a SOCK_SEQPACKET socket (its descriptor is its argument before last), each a dict
-(`marshal`ed: MARSHAL_VERSION) with its open files attached:
+with its open files attached (messages.py):
 
 - `setup` (first, once): the rlimits every test shares (the submission's limits never change between tests),
   the seccomp filter, and in a box its writable folders, its program folder and where its own code is mounted.
@@ -56,43 +56,18 @@ import _signal as signal
 import _socket as socket
 import ctypes
 import errno
-import marshal
 import os
 import select
-import struct
 import sys
 import time
 
 from judge.runner.launcher import box_init, spawning
+from judge.runner.launcher.messages import receive, send
 from judge.runner.launcher.own_limits import PR_SET_NO_NEW_PRIVS, PreparedFilter, lower_limit
 
-MAX_MESSAGE = 1 << 20
-MAX_FDS = 16
-FD_BYTES = struct.calcsize("i")
-MARSHAL_VERSION = 4
-"""Messages are dicts of str, int, float, bool, None, lists and tuples, in `marshal`'s format 4, which every
-Python since 3.4 reads: the judge and its launcher may run on different Pythons. `marshal` (built into the
-interpreter) because `json` costs a launcher 3-4 ms of its start (re, enum); it is not for untrusted bytes, and
-none reach it: each end of the socket pair is the judge's own code, and no run ever holds one (close-on-exec)."""
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 FIRST_PID_MINUS_ONE = b"1"  # written to ns_last_pid: the next process of the box is PID 2
-
-
-def receive(sock: socket.socket) -> tuple[dict, list[int]]:
-    """One message and the descriptors attached to it; ({}, []) when the other end closed."""
-    # Close-on-exec: a descriptor received must never reach a run unless it is made one of its streams.
-    data, ancillary, _, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(MAX_FDS * FD_BYTES), socket.MSG_CMSG_CLOEXEC)
-    fds: list[int] = []
-    for level, kind, payload in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            fds += struct.unpack(f"{len(payload) // FD_BYTES}i", payload[: len(payload) - len(payload) % FD_BYTES])
-    return (marshal.loads(data) if data else {}), fds
-
-
-def send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:  # type: ignore[assignment]
-    ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, struct.pack(f"{len(fds)}i", *fds))] if fds else []
-    sock.sendmsg([marshal.dumps(message, MARSHAL_VERSION)], ancillary)
 
 
 class Launcher:
