@@ -101,6 +101,17 @@ def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, program: str
 
 
 @pytest.mark.parametrize("extra", MODES.values())
+@pytest.mark.parametrize("folder", ["/box", "/tmp", "/dev/shm"])
+def test_an_unnamed_file_still_renews_its_folder(tmp_path: Path, folder: str, extra: list[str]) -> None:
+    """A warm box mounts again only the folders a test touched (box_init.py's inotify watch): a file with no
+    name (O_TMPFILE), which no listing shows, takes an inode number all the same, and the next test must not see
+    the count grow."""
+    report, _ = judge_run(tmp_path, "unnamed_inode.py", ["-"] * TESTS, extra, given=folder)
+    seen = [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
+    assert len(set(seen)) == 1, seen
+
+
+@pytest.mark.parametrize("extra", MODES.values())
 def test_no_connection_outlives_its_test(tmp_path: Path, extra: list[str]) -> None:
     """A socket left in TIME_WAIT (it survives the processes of its test) is gone for the next test."""
     report, _ = judge_run(tmp_path, "time_wait.py", ["none"] * TESTS, extra)
