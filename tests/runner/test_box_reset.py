@@ -22,15 +22,31 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
                                 reason="a mount namespace of its own needs root and unshare(1)")
 
-# argv: the folder to work in, then what the test before left in the first folder ("file", "symlink" to a folder
-# outside, or "full": no inode left). Prints the detaches counted, the folders' contents, and the mount table's
-# entries under the folder, before and after.
-RESET = """
+# libc as box_init calls it, counting the detaches (and failing every inotify watch when told to).
+COUNTING = """
 import ctypes, json, os, sys
 from judge.runner.launcher import box_init
 
-root, left = sys.argv[1], sys.argv[2]
 libc = ctypes.CDLL(None, use_errno=True)
+
+class Counting:
+    def __init__(self):
+        self.detaches = 0
+        self.watches_fail = False
+    def __getattr__(self, name):
+        return getattr(libc, name)
+    def umount2(self, *args):
+        self.detaches += 1
+        return libc.umount2(*args)
+    def inotify_add_watch(self, *args):
+        return -1 if self.watches_fail else libc.inotify_add_watch(*args)
+"""
+# argv: the folder to work in, then what the test before left in the first folder ("file", "symlink" to a folder
+# outside, or "full": no inode left). Prints the detaches counted, the folders' contents, and the mount table's
+# entries under the folder, before and after.
+RESET = COUNTING + """
+
+root, left = sys.argv[1], sys.argv[2]
 paths = [os.path.join(root, name) for name in ("box", "tmp", "shm")]
 outside = os.path.join(root, "outside")
 os.mkdir(outside)
@@ -51,15 +67,6 @@ elif left == "full":
 def mounts():
     with open("/proc/self/mountinfo") as table:
         return sorted(line.split()[4] for line in table if line.split()[4].startswith(root))
-
-class Counting:
-    def __init__(self):
-        self.detaches = 0
-    def __getattr__(self, name):
-        return getattr(libc, name)
-    def umount2(self, *args):
-        self.detaches += 1
-        return libc.umount2(*args)
 
 before = mounts()
 counting = Counting()
@@ -103,30 +110,16 @@ def test_a_folder_that_cannot_be_carried_is_detached_on_its_own(tmp_path: Path, 
 
 # argv: the folder to work in, then what a test does in the second folder between two resets. Prints the detaches
 # of `renew_folders` after a test that did that, then after a test that did nothing.
-RENEW = """
-import ctypes, json, os, sys
-from judge.runner.launcher import box_init
+RENEW = COUNTING + """
 
 root, action = sys.argv[1], sys.argv[2]
-libc = ctypes.CDLL(None, use_errno=True)
 paths = [os.path.join(root, name) for name in ("box", "tmp", "shm")]
 for path in paths:
     os.mkdir(path)
     assert libc.mount(b"tmpfs", path.encode(), b"tmpfs", 6, b"size=4m,mode=1777") == 0, ctypes.get_errno()
 
-class Counting:
-    def __init__(self):
-        self.detaches = 0
-        self.watch_fails = action == "no watch"
-    def __getattr__(self, name):
-        return getattr(libc, name)
-    def umount2(self, *args):
-        self.detaches += 1
-        return libc.umount2(*args)
-    def inotify_add_watch(self, *args):
-        return -1 if self.watch_fails else libc.inotify_add_watch(*args)
-
 counting = Counting()
+counting.watches_fail = action == "no watch"
 scratch = [box_init._as_mounted(path) for path in paths]
 watch = box_init.FolderWatch(counting)
 box_init.fresh_folders(counting, scratch)
