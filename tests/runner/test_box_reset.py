@@ -1,7 +1,6 @@
 """A warm box's writable folders, reset between two tests (judge/runner/launcher/box_init.py `fresh_folders`):
 every folder gets an empty tmpfs mounted as before, no old mount stays in the mount table, and the old ones go in
-one detach (each detach is a sleep of the launcher), or, where a folder cannot be carried along, in one each;
-and only after a test that did something in them (`renew_folders`).
+one detach (each detach is a sleep of the launcher), or, where a folder cannot be carried along, in one each.
 
 Each case runs box_init in a mount namespace of its own (root only, as a warm box is), on three tmpfs standing for
 /box, /tmp and /dev/shm, and counts its detaches through a wrapper of libc.
@@ -22,31 +21,15 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
                                 reason="a mount namespace of its own needs root and unshare(1)")
 
-# libc as box_init calls it, counting the detaches (and failing every inotify watch when told to).
-COUNTING = """
-import ctypes, json, os, sys
-from judge.runner.launcher import box_init
-
-libc = ctypes.CDLL(None, use_errno=True)
-
-class Counting:
-    def __init__(self):
-        self.detaches = 0
-        self.watches_fail = False
-    def __getattr__(self, name):
-        return getattr(libc, name)
-    def umount2(self, *args):
-        self.detaches += 1
-        return libc.umount2(*args)
-    def inotify_add_watch(self, *args):
-        return -1 if self.watches_fail else libc.inotify_add_watch(*args)
-"""
 # argv: the folder to work in, then what the test before left in the first folder ("file", "symlink" to a folder
 # outside, or "full": no inode left). Prints the detaches counted, the folders' contents, and the mount table's
 # entries under the folder, before and after.
-RESET = COUNTING + """
+RESET = """
+import ctypes, json, os, sys
+from judge.runner.launcher import box_init
 
 root, left = sys.argv[1], sys.argv[2]
+libc = ctypes.CDLL(None, use_errno=True)
 paths = [os.path.join(root, name) for name in ("box", "tmp", "shm")]
 outside = os.path.join(root, "outside")
 os.mkdir(outside)
@@ -67,6 +50,15 @@ elif left == "full":
 def mounts():
     with open("/proc/self/mountinfo") as table:
         return sorted(line.split()[4] for line in table if line.split()[4].startswith(root))
+
+class Counting:
+    def __init__(self):
+        self.detaches = 0
+    def __getattr__(self, name):
+        return getattr(libc, name)
+    def umount2(self, *args):
+        self.detaches += 1
+        return libc.umount2(*args)
 
 before = mounts()
 counting = Counting()
@@ -106,69 +98,3 @@ def test_a_folder_that_cannot_be_carried_is_detached_on_its_own(tmp_path: Path, 
     assert seen["after"] == seen["before"]
     assert seen["options after"] == seen["options before"]
     assert seen["contents"] == [[], [], [], []]  # and nothing was mounted on the folder the symlink names
-
-
-# argv: the folder to work in, then what a test does in the second folder between two resets. Prints the detaches
-# of `renew_folders` after a test that did that, then after a test that did nothing.
-RENEW = COUNTING + """
-
-root, action = sys.argv[1], sys.argv[2]
-paths = [os.path.join(root, name) for name in ("box", "tmp", "shm")]
-for path in paths:
-    os.mkdir(path)
-    assert libc.mount(b"tmpfs", path.encode(), b"tmpfs", 6, b"size=4m,mode=1777") == 0, ctypes.get_errno()
-
-counting = Counting()
-counting.watches_fail = action == "no watch"
-scratch = [box_init._as_mounted(path) for path in paths]
-watch = box_init.FolderWatch(counting)
-box_init.fresh_folders(counting, scratch)
-watch.arm(counting, scratch)
-folder = paths[1]
-if action == "file":
-    open(os.path.join(folder, "left"), "w").close()
-elif action == "file removed":
-    os.mkdir(os.path.join(folder, "d"))
-    os.rmdir(os.path.join(folder, "d"))
-elif action == "unnamed file":
-    os.close(os.open(folder, os.O_TMPFILE | os.O_RDWR, 0o600))
-elif action == "listing":
-    os.listdir(folder)
-elif action == "touch":
-    os.utime(folder)
-elif action == "full queue":
-    for _ in range(20000):
-        os.close(os.open(folder, os.O_RDONLY))
-seen = []
-for _ in range(2):
-    counting.detaches = 0
-    failures = box_init.renew_folders(counting, scratch, watch)
-    seen.append(counting.detaches)
-print(json.dumps({"failures": failures, "detaches": seen}))
-"""
-
-
-@pytest.mark.parametrize(
-    ("action", "detaches"),
-    [
-        ("nothing", [0, 0]),
-        ("file", [1, 0]),
-        ("file removed", [1, 0]),  # the inode counter moved on
-        ("unnamed file", [1, 0]),  # O_TMPFILE: no name, an inode all the same
-        ("listing", [1, 0]),
-        ("touch", [1, 0]),
-        ("full queue", [1, 0]),  # more events than inotify queues (16384 by default): the first ones tell
-        ("no watch", [1, 1]),  # a watch that cannot be set (the inotify limits): every test resets
-    ],
-)
-def test_only_a_test_that_touched_the_folders_has_them_mounted_again(
-    tmp_path: Path, action: str, detaches: list[int]
-) -> None:
-    """`renew_folders` skips the mounts, and the detach that sleeps, only where the watch saw nothing at all."""
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-c", RENEW,
-                           str(tmp_path), action], capture_output=True, text=True, cwd=REPO, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
-    assert seen["failures"] == []
-    assert seen["detaches"] == detaches

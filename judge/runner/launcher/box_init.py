@@ -15,11 +15,6 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   the launcher (one more wake-up per test) that interrupts every CPU, so the other folders' mounts are first
   moved into the first one's, and detaching that takes them all (3 sleeps to 1, the reset's wall time halved,
   measured; a move that cannot be made, as into a full folder, leaves that folder to a detach of its own).
-  Folders no test has touched since they were mounted are not mounted again (`renew_folders`): an inotify
-  watch on each root reports whatever a test does there (every entry, even an unnamed O_TMPFILE, begins as an
-  event of the root: a tmpfs is reached through its root alone), so a test that writes no file costs no mount,
-  no detach and no sleep (C in the warm box: 4.0 wake-ups per test to 3.0). Any event, a full queue, or a watch
-  that could not be set, and the folders are mounted afresh, as before.
   The network namespace is the box's for all its tests: no run in a box may make a socket but a Unix-domain one
   (judge/runner/syscall_filter.py), so none leaves a trace in it (counters, TIME_WAIT), and a new one per test
   cost about 0.9 ms, mostly the kernel's tear-down of the old. Nothing the test left is looked at (the folders
@@ -32,7 +27,6 @@ from __future__ import annotations
 import ctypes
 import os
 import stat
-import struct
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE = 32, 4096, 8192
@@ -47,8 +41,6 @@ MOUNT_FLAGS = {
     "strictatime": 1 << 24,
 }
 MNT_DETACH = 2
-IN_ALL_EVENTS = 0xFFF  # every inotify event of a folder and of its entries (opened, read, written, made, gone)
-INOTIFY_EVENT = struct.Struct("iIII")  # wd, mask, cookie, len: then `len` bytes of name
 CLONE_NEWIPC = 0x08000000
 PR_CAPBSET_DROP = 24
 CAPABILITY_VERSION_3 = 0x20080522
@@ -78,52 +70,12 @@ def take_over(libc: ctypes.CDLL, scratch: list[str], own_code: str | None) -> tu
     return last_pid, folders
 
 
-class FolderWatch:
-    """Whether a test did anything in the box's writable folders since they were last mounted (see above): an
-    inotify watch on each fresh root. Not a frozen dataclass, as `Scratch`."""
-
-    __slots__ = ("descriptor", "watches")
-
-    def __init__(self, libc: ctypes.CDLL) -> None:
-        self.descriptor: int = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)  # -1: none, every test resets
-        self.watches: frozenset[int] = frozenset()  # empty: nothing to go by, the folders are mounted afresh
-
-    def arm(self, libc: ctypes.CDLL, scratch: list[Scratch]) -> None:
-        """Watch the roots of `scratch`, just mounted afresh; what the old roots reported is dropped."""
-        self.watches = frozenset()
-        if self.descriptor < 0:
-            return
-        watches = {libc.inotify_add_watch(self.descriptor, folder.path.encode(), IN_ALL_EVENTS) for folder in scratch}
-        self._reported()
-        if min(watches, default=-1) >= 0:
-            self.watches = frozenset(watches)
-
-    def untouched(self) -> bool:
-        """Nothing happened in any watched folder since `arm` (a full queue, wd -1, counts as something)."""
-        return bool(self.watches) and not self._reported() & (self.watches | {-1})
-
-    def _reported(self) -> set[int]:
-        """The watches named by the events queued since the last call."""
-        named: set[int] = set()
-        while True:
-            try:
-                events = os.read(self.descriptor, 65536)
-            except BlockingIOError:
-                return named
-            offset = 0
-            while offset < len(events):
-                watch, _, _, length = INOTIFY_EVENT.unpack_from(events, offset)
-                named.add(watch)
-                offset += INOTIFY_EVENT.size + length
-
-
-def settle_program(libc: ctypes.CDLL, program: str, scratch: list[Scratch], watch: FolderWatch) -> None:
+def settle_program(libc: ctypes.CDLL, program: str, scratch: list[Scratch]) -> None:
     """Before the first test (the launcher starts while the program compiles): copy the program folder into a
     tmpfs of the box's own, then mount the writable folders again, so the box's mount table lists them after the
-    program folder for the first test as for every other, and watch them."""
+    program folder for the first test as for every other."""
     _copy_into_own_tmpfs(libc, program)
     _raise_any(fresh_folders(libc, scratch))
-    watch.arm(libc, scratch)
 
 
 def _raise_any(failures: list[str]) -> None:
@@ -135,17 +87,6 @@ def reset(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
     """Fresh writable folders and IPC namespace (see above); what failed, one line each (empty when
     the box is as the first test found it)."""
     return fresh_folders(libc, scratch) + fresh_namespaces(libc)
-
-
-def renew_folders(libc: ctypes.CDLL, scratch: list[Scratch], watch: FolderWatch) -> list[str]:
-    """After a test: `fresh_folders`, watched again, unless the test did nothing in them (see above); what
-    failed."""
-    if watch.untouched():
-        return []
-    failures = fresh_folders(libc, scratch)
-    if not failures:
-        watch.arm(libc, scratch)
-    return failures
 
 
 def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:

@@ -82,7 +82,6 @@ class Launcher:
         self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
         self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
         self.scratch: list[box_init.Scratch] = []  # the box's writable folders, mounted afresh for each test
-        self.watch: box_init.FolderWatch | None = None  # what the tests do in them
         self.unusable: str | None = None  # why the box could not be reset after a test
         self.program: str | None = None  # the box's program folder, until it is copied in (the first run)
         self.rlimits: list[tuple[int, int, int]] = []  # (resource, soft, hard) of every run
@@ -101,7 +100,6 @@ class Launcher:
             self.run_uid = int(request["uid"])
             os.setgroups([])
             self.last_pid, self.scratch = box_init.take_over(libc, list(request["scratch"]), request["code"])
-            self.watch = box_init.FolderWatch(libc)
             self.program = request.get("program")
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -211,9 +209,7 @@ class Launcher:
         """Copy the compiled program into the box (box_init.settle_program): a box that cannot is unusable."""
         self.program = None
         try:
-            if self.watch is None:
-                raise OSError("the launcher is not the init of a box")
-            box_init.settle_program(self.libc, program, self.scratch, self.watch)
+            box_init.settle_program(self.libc, program, self.scratch)
         except Exception as error:  # noqa: BLE001 -- the judge starts a fresh box on what it is told
             self.unusable = f"{program}: {error}"
         finally:
@@ -231,7 +227,7 @@ class Launcher:
         Nothing a test leaves can make this raise: a failure marks the box unusable, and says why."""
         try:
             self._kill_leftovers()
-            failures = box_init.renew_folders(self.libc, self.scratch, self.watch) if self.watch is not None else []
+            failures = box_init.fresh_folders(self.libc, self.scratch) if self.scratch else []
         except Exception as error:  # noqa: BLE001 -- the launcher must live to say the box is unusable
             failures = [f"{type(error).__name__}: {error}"]
         self._mark_unusable(failures)
