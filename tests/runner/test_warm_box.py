@@ -63,6 +63,11 @@ def cases(report: dict) -> list[tuple[str, str]]:
     return [(case["verdict"], case["message"]) for case in report["cases"]]
 
 
+def printed(report: dict) -> list[str]:
+    """What the program printed on each test, from the WA message ("got '...'") of a test whose answer is "-"."""
+    return [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
+
+
 @pytest.mark.parametrize("extra", MODES.values())
 @pytest.mark.parametrize(("program", "answer"), [("leave_files.py", "clean"), ("leave_process.py", "alone"),
                                                  ("reach_init.py", "untouched")])
@@ -96,7 +101,7 @@ def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, program: str
     (count_tests.py), and the unique ids of mounts and namespaces against the box's own (count_ids.py: Linux 6.8
     on) are the same for every test: none counts the tests before it."""
     report, _ = judge_run(tmp_path, program, ["-"] * TESTS, extra)
-    seen = [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
+    seen = printed(report)
     assert len(set(seen)) == 1, seen
 
 
@@ -106,7 +111,7 @@ def test_an_unnamed_file_still_renews_its_folder(tmp_path: Path, folder: str, ex
     """A file with no name (O_TMPFILE), which no listing shows, takes an inode number all the same: the next
     test must not see the count grow (a reset that skipped folders no one seemed to touch would let it)."""
     report, _ = judge_run(tmp_path, "unnamed_inode.py", ["-"] * TESTS, extra, given=folder)
-    seen = [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
+    seen = printed(report)
     assert len(set(seen)) == 1, seen
 
 
@@ -117,7 +122,7 @@ def test_inode_numbers_taken_without_a_trace_do_not_reach_the_next_test(tmp_path
     see 1,000 more than test 1."""
     given = ["look", "spend 1000", "look"]
     report, _ = judge_run(tmp_path, "hidden_inodes.py", ["-"] * len(given), extra, given=given)
-    seen = [re.search(r"got '([^']*)'", message).group(1) for _, message in cases(report)]
+    seen = printed(report)
     assert seen[0] == seen[2], seen
 
 
