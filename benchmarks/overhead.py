@@ -14,6 +14,12 @@ b. The same for a static C program (compiled once for the bare loop exactly as t
    Figure: judge per test - bare per test, in ms (targets: none <= 1.5 ms, bwrap <= 3 ms).
 c. The CPU time the judge reports for that trivial C program (median over the tests of cases[i].cpu_seconds),
    bwrap minus none (target: within 0.5 ms): the box's set-up must not be charged to the submission.
+d. A control without a target: the C program of b, pausing PAUSE_MS first (a sleep, as long as a Python test
+   lasts). The judge does exactly a C test's work for it, yet its own CPU per test comes out higher, as a Python
+   test's does: the same work costs more CPU time after the machine has run something else or idled for
+   milliseconds (caches, the CPU's idle state; measured here, 2026-12: this process 0.7 ms after a C test, 1.3
+   to 1.5 ms after one that sleeps or computes for 14 ms). Python's own-CPU figure is read against this one:
+   what Python's exceeds it by is the judge's work for Python.
 
 Each line of a and b also gives the other form (Python's extra ms, C's ratio), so that the languages compare, and
 two figures that other jobs on the machine disturb far less than wall time (targets: <= 1 ms, <= 3):
@@ -71,6 +77,11 @@ from judge.verdicts import Verdict
 PYTHON_SOURCE = "print(int(input()))\n"
 C_SOURCE = ('#include <stdio.h>\n'
             'int main(void) { int n; if (scanf("%d", &n) != 1) return 1; printf("%d\\n", n); return 0; }\n')
+PAUSE_MS = 15
+PAUSING_C_SOURCE = C_SOURCE.replace("#include <stdio.h>\n", "#include <stdio.h>\n#include <unistd.h>\n").replace(
+    "int n;", f"int n; usleep({PAUSE_MS * 1000});")
+WORKLOADS = {"python3": ("python3", PYTHON_SOURCE), "c": ("c", C_SOURCE), "c-paused": ("c", PAUSING_C_SOURCE)}
+"""Each workload's key: its language and source."""
 PYTHON_RATIO_TARGET = {"none": 1.10, "bwrap": 1.20}
 OWN_CPU_TARGET_MS = 1.0
 WAKE_UPS_TARGET = 3
@@ -81,8 +92,9 @@ CPU_DIFFERENCE_TARGET_MS = 0.5
 
 @dataclass(frozen=True)
 class Workload:
-    """One submission and the bare loop it is compared with."""
+    """One submission and the bare loop it is compared with; `key` names its figures."""
 
+    key: str
     language: str
     source: Path
     bare_argv: list[str]
@@ -128,15 +140,15 @@ def bare_command(language_key: str, source: Path, problem: Problem) -> list[str]
     return command(language.run)
 
 
-def make_workload(root: Path, language_key: str, text: str, problem: Problem) -> Workload:
+def make_workload(root: Path, key: str, language_key: str, text: str, problem: Problem) -> Workload:
     """The submission file the judge gets, and a separate compiled copy for the bare loop."""
     name = LANGUAGES[language_key].source_name
-    judged = root / f"{language_key}-judged" / name
-    bare = root / f"{language_key}-bare" / name
+    judged = root / f"{key}-judged" / name
+    bare = root / f"{key}-bare" / name
     for path in (judged, bare):
         path.parent.mkdir(parents=True)
         path.write_text(text)
-    return Workload(language_key, judged, bare_command(language_key, bare, problem))
+    return Workload(key, language_key, judged, bare_command(language_key, bare, problem))
 
 
 @dataclass(frozen=True)
@@ -172,7 +184,7 @@ def time_bare(problem: Problem, workload: Workload) -> dict[str, float]:
         with open(test.input_path, "rb") as stdin:
             done = subprocess.run(workload.bare_argv, stdin=stdin, capture_output=True, cwd=workload.source.parent)
         if done.returncode != 0 or done.stdout != test.answer_path.read_bytes():
-            raise SystemExit(f"bare {workload.language} run failed on {test.name}: {done}")
+            raise SystemExit(f"bare {workload.key} run failed on {test.name}: {done}")
     return Usage.now().since(before)
 
 
@@ -220,7 +232,7 @@ def time_judge(problem: Problem, workload: Workload,
             return figures, result
         wrong = [f"test {case.name}: {case.verdict.short} {case.message}" for case in result.cases
                  if case.verdict is not Verdict.AC]
-        FAILURES.append(f"{workload.language} sandbox {options.sandbox} containment {options.containment}: "
+        FAILURES.append(f"{workload.key} sandbox {options.sandbox} containment {options.containment}: "
                         f"{result.verdict.short} on {len(wrong)} of {len(result.cases)} tests ({'; '.join(wrong[:3])})")
         print(f"  not AC, judged again: {FAILURES[-1]}", file=sys.stderr)
     raise SystemExit(f"the judge was not AC twice in a row: {FAILURES[-1]}")
@@ -230,18 +242,18 @@ def one_repeat(problems: dict[int, Problem], workloads: dict[str, Workload], con
                sandboxes: Sequence[str], samples: Samples) -> None:
     """One sample of everything for one containment, bare loop first, then each sandbox at N tests and 1 test."""
     big = max(problems)
-    for language, workload in workloads.items():
+    for key, workload in workloads.items():
         for name, value in time_bare(problems[big], workload).items():
-            samples.add(f"{containment} {language} bare{name}", value)
+            samples.add(f"{containment} {key} bare{name}", value)
         for sandbox in sandboxes:
             options = RunOptions(sandbox=sandbox, containment=containment)  # type: ignore[arg-type]
             for size, problem in problems.items():
                 figures, result = time_judge(problem, workload, options)
                 for name, value in figures.items():
-                    samples.add(f"{containment} {language} {sandbox}{name} {size}", value)
+                    samples.add(f"{containment} {key} {sandbox}{name} {size}", value)
                 if size == big:
                     cpus = [case.cpu_seconds * 1000 for case in result.cases]
-                    cpu_key = f"{containment} {language} {sandbox}"
+                    cpu_key = f"{containment} {key} {sandbox}"
                     samples.cpu_ms.setdefault(cpu_key, []).append(statistics.median(cpus))
                     samples.cpu_ms.setdefault(f"{cpu_key} mean", []).append(statistics.mean(cpus))
 
@@ -290,6 +302,7 @@ def report(samples: Samples, containments: Sequence[str], sandboxes: Sequence[st
                 outcomes.extend(own_cost_lines(samples, f"{containment} {language}", sandbox, big))
             print(f"  {language:<7} bare loop: its own CPU {statistics.median(bare_own):.2f} ms/test")
         outcomes.extend(cpu_lines(samples, containment, sandboxes))
+        outcomes.extend(control_lines(samples, containment, sandboxes, big))
     return outcomes
 
 
@@ -303,7 +316,7 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
         return [value / big * 1000 for value in samples.times[f"{key} bare{name}"]]
 
     own, children, program = marginal(" own"), marginal(" children"), bare(" children")
-    whole = [mine + theirs - ran for mine, theirs, ran in zip(own, children, program, strict=True)]
+    whole = judge_own_cpu(samples, key, sandbox, big)
     charged = marginal(" program")
     slower = [inside - ran for inside, ran in zip(charged, program, strict=True)]
     helpers = [theirs - ran for theirs, ran in zip(children, program, strict=True)]
@@ -326,6 +339,30 @@ def own_cost_lines(samples: Samples, key: str, sandbox: str, big: int) -> list[s
     print(f"    {wake_line}: this process {statistics.median(judge_wake_ups):.2f}, its launcher, box and programs "
           f"{statistics.median(wake_ups) - statistics.median(judge_wake_ups):.2f}")
     return [cpu_line, wake_line]
+
+
+def judge_own_cpu(samples: Samples, key: str, sandbox: str, big: int) -> list[float]:
+    """Per repeat, the judge's own CPU in ms per test: every process of the judging less the bare loop's program."""
+    own = per_test(samples, f"{key} {sandbox} own", big)["marginal"]
+    children = per_test(samples, f"{key} {sandbox} children", big)["marginal"]
+    program = [value / big * 1000 for value in samples.times[f"{key} bare children"]]
+    return [mine + theirs - ran for mine, theirs, ran in zip(own, children, program, strict=True)]
+
+
+def control_lines(samples: Samples, containment: str, sandboxes: Sequence[str], big: int) -> list[str]:
+    """Figure d (no target): the judge's own CPU for the C program that pauses, beside Python's and C's."""
+    lines = []
+    for sandbox in sandboxes:
+        figures = {key: statistics.median(judge_own_cpu(samples, f"{containment} {key}", sandbox, big))
+                   for key in ("c-paused", "python3", "c")}
+        mine = {key: statistics.median(per_test(samples, f"{containment} {key} {sandbox} own", big)["marginal"])
+                for key in figures}
+        lines.append(f"{containment} control {sandbox}: the judge's own CPU for a C test that pauses {PAUSE_MS} ms "
+                      f"{figures['c-paused']:.2f} ms/test, this process {mine['c-paused']:.2f} (no target: a C "
+                      f"test's work; python3 {figures['python3']:.2f}, this process {mine['python3']:.2f}; c "
+                      f"{figures['c']:.2f}, this process {mine['c']:.2f})")
+        print(f"  {lines[-1]}")
+    return lines
 
 
 def cpu_lines(samples: Samples, containment: str, sandboxes: Sequence[str]) -> list[str]:
@@ -384,8 +421,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as folder:
         root = Path(folder)
         problems = {args.tests: make_problem(root / "many", args.tests), 1: make_problem(root / "one", 1)}
-        workloads = {key: make_workload(root, key, text, problems[args.tests])
-                     for key, text in (("python3", PYTHON_SOURCE), ("c", C_SOURCE))}
+        workloads = {key: make_workload(root, key, language, text, problems[args.tests])
+                     for key, (language, text) in WORKLOADS.items()}
         if args.profile:
             options = RunOptions(sandbox=args.profile_sandbox, containment=args.containment[0])
             profile(problems[args.tests], workloads[args.profile_language], options)
