@@ -143,6 +143,7 @@ def test_a_wa_gets_an_input_that_is_no_test_s_and_judge_run_reproduces_it(served
     assert status == 200 and "kim" in log and f">{wrong}</a>" in log and "WA on" in log and "502" in log
 
 
+@pytest.mark.slow  # 3.5 s here: a server of its own (the default run keeps to ten minutes)
 def test_asking_is_bounded_per_student_and_hour(served) -> None:
     url, _, data = served
     _turn_on(url, data)

@@ -175,6 +175,7 @@ def test_the_teacher_grants_and_removes_an_extension_on_the_page(tmp_path: Path)
         assert submit(url, LEE, "sum") == (403, {"error": closed_line(STRICT_DUE)})
 
 
+@pytest.mark.slow  # 3.8 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_malformed_assignments_file_is_one_line_at_start_and_on_reading_again(tmp_path: Path) -> None:
     write_course(tmp_path)
     course_file = tmp_path / "problems" / "assignments.yaml"

@@ -81,6 +81,7 @@ def _aimed_at(kind: str, mode: str) -> str:
     return f"AIM = {(kind, mode)!r}\n" + AIMED + LEAKING_PROGRAM
 
 
+@pytest.mark.slow  # 10.7 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_student_reads_no_hidden_input_anywhere_and_the_teacher_reads_it_all(tmp_path: Path) -> None:
     write_leak_problem(tmp_path / "problems")
     write_roster(tmp_path / "roster.csv")
@@ -130,6 +131,7 @@ LONG_OUTPUT_LIMIT = 64
 """MiB a run may write: more than the small TMPDIR holds, so every test's run is the judge's failure."""
 
 
+@pytest.mark.slow  # 4.3 s here: a server of its own (the default run keeps to ten minutes)
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
 def test_a_judge_error_names_the_servers_temporary_folder_to_the_teacher_only(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:

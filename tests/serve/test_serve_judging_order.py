@@ -66,6 +66,7 @@ def _until(store: Store, wanted: str, ready: Any) -> dict[int, StoredSubmission]
     return rows
 
 
+@pytest.mark.slow  # 8.3 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_correct_submission_is_not_held_behind_another_students_endless_loop(tmp_path: Path) -> None:
     kim, lee = STUDENTS
     with running_server(tmp_path, "-j", "2") as server:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from conftest import write_problem
 from http_session import signed_in
 from serve_fixtures import STUDENTS, headless_chromium, running_server
@@ -22,6 +23,7 @@ $\text{<img src=x onerror=alert(1)>}$ and $\href{javascript:alert(1)}{x}$ and $\
 """
 
 
+@pytest.mark.slow  # 4.4 s here: a server of its own (the default run keeps to ten minutes)
 def test_math_is_mathml_made_on_the_server_and_inline_code_stands_out(tmp_path: Path) -> None:
     problem = write_problem(tmp_path / "problems" / "sum", {"sample1": ("1 2\n", "3\n")}, id="sum", title="A+B")
     (problem / "statement.md").write_text(STATEMENT, encoding="utf-8")

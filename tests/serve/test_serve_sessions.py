@@ -56,6 +56,7 @@ def test_a_cookie_replayed_after_signing_out_signs_no_one_in(tmp_path: Path) -> 
                                      {"X-CSRF-Token": token}).status == 401
 
 
+@pytest.mark.slow  # 4.8 s here: a server of its own (the default run keeps to ten minutes)
 def test_the_cookie_is_a_bare_id_that_a_restart_keeps_and_a_new_session_key_ends(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
         kim = Browser(server.url)
@@ -74,6 +75,7 @@ def test_the_cookie_is_a_bare_id_that_a_restart_keeps_and_a_new_session_key_ends
         assert kim.get("/api/submissions").status == 401
 
 
+@pytest.mark.slow  # 4.0 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_password_changed_in_the_roster_ends_that_students_sessions_at_the_restart(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
         kim, lee = Browser(server.url), Browser(server.url)
@@ -86,6 +88,7 @@ def test_a_password_changed_in_the_roster_ends_that_students_sessions_at_the_res
         assert kim.get("/api/submissions", basic(KIM[0], "kims-new-password")).status == 200
 
 
+@pytest.mark.slow  # 3.5 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_new_teacher_secret_ends_the_teachers_sessions(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
         secret = (server.data / TEACHER_SECRET_FILE).read_text(encoding="utf-8").strip()

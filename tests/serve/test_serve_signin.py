@@ -62,6 +62,7 @@ def test_a_hundred_failures_from_one_address_refuse_no_other_student_behind_it(t
         assert _attempts(server.url, OWNER, [KIM_LOGIN]) == [200]
 
 
+@pytest.mark.slow  # 5.7 s here: a server of its own (the default run keeps to ten minutes)
 def test_forwarded_headers_are_not_believed_without_a_trusted_proxy(tmp_path: Path) -> None:
     with running_server(tmp_path) as server:
         # kim's pair at the stranger's address is locked; a request from the owner's machine naming that address
@@ -80,6 +81,7 @@ def test_forwarded_headers_are_not_believed_without_a_trusted_proxy(tmp_path: Pa
             "judge_login").lower()
 
 
+@pytest.mark.slow  # 5.3 s here: a server of its own (the default run keeps to ten minutes)
 def test_forwarded_headers_count_from_a_trusted_proxy_only(tmp_path: Path) -> None:
     with running_server(tmp_path, "--trusted-proxy", f"192.0.2.0/24,{OWNER}") as server:
         # through the proxy (OWNER): each student's own address counts, whatever a client put before it

@@ -12,6 +12,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
+import pytest
 from conftest import judge_cli, write_problem
 from http_session import CSRF_META, Session, signed_in
 from serve_fixtures import AC_SOURCE, STUDENTS, WA_SOURCE, judging_stopped, running_server, wait_until_judged
@@ -53,6 +54,7 @@ def _post(session: Session, path: str, fields: dict[str, str]) -> str:
         return str(response.read().decode("utf-8"))
 
 
+@pytest.mark.slow  # 3.9 s here: a server of its own (the default run keeps to ten minutes)
 def test_the_teachers_page_and_the_students_pages_say_what_they_mean(tmp_path: Path) -> None:
     _problems(tmp_path / "problems")
     with running_server(tmp_path) as server:
