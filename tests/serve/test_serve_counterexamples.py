@@ -108,6 +108,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
         yield server.url, problem, server.data
 
 
+@pytest.mark.slow  # 3.1 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_wa_gets_an_input_that_is_no_test_s_and_judge_run_reproduces_it(served, tmp_path: Path) -> None:
     url, problem, data = served
     wrong = _submit(url, "kim", WRONG_FROM_500)

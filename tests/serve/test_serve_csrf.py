@@ -50,6 +50,7 @@ def chromium() -> Iterator[object]:
         yield launched
 
 
+@pytest.mark.slow  # 3.1 s here: a server of its own (the default run keeps to ten minutes)
 def test_another_sites_form_cannot_submit_with_the_basic_credentials_chromium_remembers(chromium: object,
                                                                                       tmp_path: Path) -> None:
     with running_server(tmp_path) as server:

@@ -131,6 +131,7 @@ def test_a_link_planted_as_export_is_refused(tmp_path: Path) -> None:
     assert not any(elsewhere.iterdir())
 
 
+@pytest.mark.slow  # 3.0 s here: a server of its own (the default run keeps to ten minutes)
 def test_a_fresh_data_folder_and_everything_in_it_only_its_owner_reads(tmp_path: Path) -> None:
     write_roster(tmp_path / "roster.csv", (("kim", "Kim Minji", ""), ("lee", "Lee Jun", "lee-password")))
     with running_server(tmp_path) as server:

@@ -86,6 +86,7 @@ def test_a_bad_roster_is_one_line_naming_the_file_and_the_fix(tmp_path: Path) ->
     assert_usage_error(done, f"{roster}:3", "appears twice")
 
 
+@pytest.mark.slow  # 3.4 s here: a server of its own (the default run keeps to ten minutes)
 def test_missing_passwords_are_generated_kept_and_work(tmp_path: Path) -> None:
     write_problems(tmp_path / "problems")
     (tmp_path / "roster.csv").write_text("id,name\nkim,Kim\n", encoding="utf-8")
