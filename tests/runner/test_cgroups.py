@@ -69,11 +69,11 @@ def test_a_group_whose_last_process_left_on_its_own_is_not_left_frozen(
     which a frozen group would freeze for good (a JE for every later test, and a process no one can kill)."""
     group = frozen_capable_group
     pid = _zombie_in(group)
-    listed, real_pids = iter([[pid]]), run_group.RunGroup.pids  # the first look lists it, then the group's own
-    monkeypatch.setattr(type(group), "pids", lambda self: next(listed, None) or real_pids(self))
+    # kill_all's first look still listed it; the freezer's look, an instant later, lists nothing
+    monkeypatch.setattr(type(group), "_holds_only_zombies", lambda self: False)
     try:
         assert _state(pid) == "Z"
-        assert not group.is_empty()  # the window, held open by the zombie
+        assert not group.is_empty() and group.pids() == []  # the window, held open by the zombie
         group.kill_all()
         assert (group.dirs["freezer"] / "freezer.state").read_text().strip() == "THAWED"
     finally:
@@ -104,6 +104,23 @@ def test_a_group_that_holds_only_zombies_is_neither_frozen_nor_killed(
         os.waitpid(pid, 0)
 
 
+def test_a_group_whose_listing_cannot_be_read_is_killed_as_one_that_may_hold_anything(
+    any_group: run_group.RunGroup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a listing actually read as empty means zombies: one that fails (the judge out of descriptors) must
+    not spare live processes from the kill."""
+    group = any_group
+    killed: list[bool] = []
+    monkeypatch.setattr(type(group), "_await_none_listed", lambda self: killed.append(True))
+    pid = _zombie_in(group)
+    try:
+        monkeypatch.setattr(run_group, "read_small", lambda path: (_ for _ in ()).throw(OSError(24, "EMFILE")))
+        group.kill_all()
+        assert killed == [True]
+    finally:
+        os.waitpid(pid, 0)
+
+
 def _lingering(monkeypatch: pytest.MonkeyPatch, group: run_group.RunGroup, looks: int | None) -> list[int]:
     """Make `group` list one process for its first `looks` looks (None: for ever), as a killed process that
     waits for a CPU to die does; returns the kills sent to it."""
@@ -113,6 +130,7 @@ def _lingering(monkeypatch: pytest.MonkeyPatch, group: run_group.RunGroup, looks
     # On the class: a record has no room for an attribute of its own (the group is the test's only one).
     monkeypatch.setattr(type(group), "is_empty", lambda self: False)
     monkeypatch.setattr(type(group), "pids", lambda self: [4242] if looks is None or len(kills) < looks else [])
+    monkeypatch.setattr(type(group), "_holds_only_zombies", lambda self: False)
     monkeypatch.setattr(run_group, "kill_each", lambda pids: kills.extend(pids))
     return kills
 
