@@ -152,11 +152,33 @@ def test_judge_run_creates_no_record_only_other_commands_use(tmp_path: Path) -> 
 
 
 ENDING = """
-import atexit, sys, threading, time
+import atexit, sys, threading, time, weakref
 import judge.__main__ as entry
 atexit.register(lambda: print("an exit function ran"))
-if sys.argv[1] == "thread":
-    threading.Thread(target=lambda: (time.sleep(0.3), print("the thread ended"))).start()
+if sys.argv[1] in ("thread", "daemon"):
+    ending = lambda: (time.sleep(0.3), print("the thread ended"))
+    threading.Thread(target=ending, daemon=sys.argv[1] == "daemon").start()
+if sys.argv[1] == "last finalizer":
+    go, finalizing, commanded = threading.Event(), threading.Event(), threading.Event()
+    def finish():
+        finalizing.set()
+        commanded.wait(60)
+        time.sleep(0.2)  # the process is ending meanwhile
+        print("the thread's last finalizer ended")
+    class Load:
+        pass
+    class Ending(threading.Thread):
+        def __init__(self):
+            super().__init__()
+            self.load = Load()  # freed with the thread object, once its thread has left threading's list
+            weakref.finalize(self.load, finish)
+        def run(self):
+            go.wait(60)  # until this thread holds the last reference to its object
+    Ending().start()
+    go.set()
+    finalizing.wait(60)
+    command_line = entry.command_line
+    entry.command_line = lambda: (command_line(), commanded.set())[0]
 sys.argv = ["judge", *sys.argv[2:]]
 code = entry.console()
 print("the interpreter's exit, with", code)
@@ -178,9 +200,26 @@ def test_the_process_ends_without_teardown_once_its_exit_functions_ran() -> None
     assert "the interpreter's exit" not in refused.stdout
 
 
-def test_a_thread_still_running_is_left_to_the_interpreters_exit() -> None:
-    """Another thread still running is waited for, as the interpreter's exit waits: the command returns."""
+def test_a_thread_still_running_is_waited_for_before_the_exit_functions() -> None:
+    """Another thread still running is waited for, as the interpreter's exit waits, then the process ends."""
     done = ending("thread", "--version")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1:] == ["the interpreter's exit, with 0", "the thread ended",
-                                            "an exit function ran"], done.stdout
+    assert done.stdout.splitlines()[1:] == ["the thread ended", "an exit function ran"], done.stdout
+
+
+def test_a_threads_last_finalizer_is_waited_for() -> None:
+    """A thread is waited for to its very end: objects its end frees run their finalizers after `threading` has
+    forgotten the thread (a process pool's semaphores are unlinked so), and ending the process in the middle of
+    one left the pool's resource tracker warning of a leak on `judge verify`'s stderr."""
+    done = ending("last finalizer", "--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["the thread's last finalizer ended", "an exit function ran"], done.stdout
+    assert not done.stderr
+
+
+def test_a_daemon_thread_still_running_is_left_to_the_interpreters_exit() -> None:
+    """A daemon thread is not waited for: the command returns, and the interpreter's exit (which lets it run
+    on) ends the process as it always has."""
+    done = ending("daemon", "--version")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:3] == ["the interpreter's exit, with 0", "an exit function ran"], done.stdout
