@@ -12,6 +12,9 @@ then races through its remaining tests, cleaning up after each as usual, and the
   until the workers have finished their pairs and exited, and kills any worker still there after STOP_SECONDS.
 - A worker whose grading process vanished (SIGKILL, crash) notices that its parent changed, kills the
   submissions' processes until its pair is over, and exits instead of waiting forever for work.
+- A worker is started whole or not at all: Ctrl-C and SIGTERM wait while the pool starts one (`stops_held`). Raised
+  in the middle, the grading process lost track of a worker it had started, which then died on its half-sent
+  start-up data with a traceback; and a Ctrl-C reaching a worker before it ignores Ctrl-C killed it the same way.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import signal
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from types import FrameType, TracebackType
 
 import psutil
@@ -38,6 +43,7 @@ PARENT_CHECK_SECONDS = 0.5
 POLL_SECONDS = 0.02
 QUIET_SECONDS = 1.0
 """An orphaned worker's pair is over once no process has appeared under it for this long."""
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 class LocalExecutor:
@@ -79,13 +85,14 @@ class LocalExecutor:
             self._start(task)
 
     def _start(self, task: SubmissionTask) -> None:
-        try:
-            future = self._pool.submit(run_task, task)
-        except BrokenProcessPool:  # the pool refuses work once a worker died: continue on a new one
-            self._pool.shutdown(wait=True)
-            self._pool = self._start_pool()
-            future = self._pool.submit(run_task, task)
-        self._running[future] = task
+        with stops_held():  # a submit may start a worker (the pool starts them as work arrives)
+            try:
+                future = self._pool.submit(run_task, task)
+            except BrokenProcessPool:  # the pool refuses work once a worker died: continue on a new one
+                self._pool.shutdown(wait=True)
+                self._pool = self._start_pool()
+                future = self._pool.submit(run_task, task)
+            self._running[future] = task
 
     @property
     def workers(self) -> int:
@@ -183,11 +190,38 @@ class LocalExecutor:
                     continue
 
 
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is over, then arrive as if sent at its end.
+
+    Inside, the signals are blocked in this thread, so that a process started here starts with them blocked
+    (`prepare_worker` unblocks them once its own handlers are set); and, in the main thread, where Python runs
+    signal handlers, a signal another thread received is only noted until the block ends."""
+    arrived: list[int] = []
+
+    def note(number: int, frame: FrameType | None) -> None:
+        arrived.append(number)
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    handlers = {number: signal.signal(number, note) for number in STOP_SIGNALS} if main_thread else {}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        for stop, handler in handlers.items():
+            signal.signal(stop, handler)
+        for number in dict.fromkeys(arrived):  # sent again, pending until the signals are unblocked
+            signal.pthread_kill(threading.get_ident(), number)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # what is pending arrives now, as any signal would
+
+
 def prepare_worker(parent_pid: int) -> None:
     """Runs once in each new worker process (see the module docstring for why); serve's counterexample search
-    process runs it too, so that it never outlives the judging process that started it."""
+    process runs it too, so that it never outlives the judging process that started it. The worker started
+    with Ctrl-C and SIGTERM blocked (`stops_held`): a Ctrl-C that came meanwhile is dropped, a SIGTERM ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_now)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     threading.Thread(target=_watch_parent, args=(parent_pid,), name="watch-parent", daemon=True).start()
 
 
