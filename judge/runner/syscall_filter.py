@@ -24,13 +24,6 @@
   test it is on (tests/runner/warm_box/count_ids.py). Each call fails as on a kernel without it: ENOSYS (glibc's
   `statx` and Rust's then fall back to `fstatat`), EOPNOTSUPP for file handles, ENOTTY for the ioctls; PID 1's
   pidfd EPERM (a program's own, its children's, stay).
-- A file with no name (`open` and `openat` with O_TMPFILE, EOPNOTSUPP as on a file system without them, and
-  `openat2`, whose flags a filter cannot read, ENOSYS as on a kernel before 5.6; glibc's `tmpfile` and Python's
-  `tempfile` fall back to a named file): it takes an inode number of its folder's tmpfs, which counts, and leaves
-  no trace in the folder. A warm box keeps a writable folder for the next test when the test left no trace in it
-  (judge/runner/launcher/box_init.py), so nothing a test does may take a number unseen. For the same reason, a
-  file's birth time (`statx` asking STATX_BTIME, ENOSYS, as for the unique mount id): a kept folder's would
-  tell how long ago it was mounted, and nothing can set it back. `stat` and `fstat` never give it.
 - `ptrace` and the calls that read or write another process's memory by its rules (`process_vm_readv`,
   `process_vm_writev`), as on BOJ. In the box of a judge that is not root, PID 1 is bwrap itself, with the program's
   uid: a program attached to it and stopped it, and the test ran to the wall-clock backstop (TLE after 11 s).
@@ -55,9 +48,6 @@ from judge.runner.launcher.own_limits import PreparedFilter
 from judge.tool_cache import cache_dir, content_key, file_stamp, read_record, write_record
 
 CLONE_NEWUSER = 0x10000000
-UNNAMED_FILE = 0o20000000
-"""__O_TMPFILE, the bit of O_TMPFILE (which also sets O_DIRECTORY) that asks for a file with no name."""
-OPEN_FLAGS_ARGUMENT = {"open": 1, "openat": 2}
 KEYRING_CALLS = ("add_key", "keyctl", "request_key")
 PROCESS_ACCESS_CALLS = ("ptrace", "process_vm_readv", "process_vm_writev")
 AF_UNIX, AF_NETLINK, NETLINK_ROUTE = 1, 16, 0  # Linux's; `socket` is not imported for three numbers
@@ -65,7 +55,6 @@ ADDRESS_FAMILIES = 64  # more than Linux has (AF_MAX is 46)
 IO_URING_CALLS = ("io_uring_setup", "io_uring_enter", "io_uring_register")
 """io_uring makes sockets (IORING_OP_SOCKET) and much else without the system calls a filter sees."""
 STATX_MNT_ID_UNIQUE = 0x4000
-STATX_BTIME = 0x800
 NSFS_IOCTL_TYPE = 0xB7
 NSFS_ID_IOCTLS = (5, *range(10, 32))
 """The nsfs ioctl numbers that give an id (5: NS_GET_MNTNS_ID; 10-13: NS_MNT_GET_INFO, NEXT, PREV, NS_GET_ID)
@@ -140,7 +129,6 @@ def _compiled(block_new_user_namespaces: bool, block_network: bool, number: int)
         )
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     _refuse_ids_that_count(seccomp, rules)
-    _refuse_unnamed_files_and_birth_times(seccomp, rules)
     if block_network:
         _refuse_sockets_but_unix_and_route(seccomp, rules)
         for name in IO_URING_CALLS:
@@ -173,17 +161,6 @@ def _refuse_ids_that_count(seccomp: Any, rules: Any) -> None:
             "ioctl",
             seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFF, NSFS_IOCTL_TYPE << 8 | number),
         )
-
-
-def _refuse_unnamed_files_and_birth_times(seccomp: Any, rules: Any) -> None:
-    """No file with no name, and no birth time (see the module's docstring). `open` is not a system call on every
-    architecture (aarch64 has only `openat`): libseccomp leaves a rule out where its call does not exist."""
-    for name, argument in OPEN_FLAGS_ARGUMENT.items():
-        rules.add_rule(
-            seccomp.ERRNO(errno.EOPNOTSUPP), name, seccomp.Arg(argument, seccomp.MASKED_EQ, UNNAMED_FILE, UNNAMED_FILE)
-        )
-    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "openat2")
-    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "statx", seccomp.Arg(3, seccomp.MASKED_EQ, STATX_BTIME, STATX_BTIME))
 
 
 def _refuse_sockets_but_unix_and_route(seccomp: Any, rules: Any) -> None:

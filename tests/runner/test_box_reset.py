@@ -1,7 +1,6 @@
 """A warm box's writable folders, reset between two tests (judge/runner/launcher/box_init.py `fresh_folders`):
 every folder gets an empty tmpfs mounted as before, no old mount stays in the mount table, and the old ones go in
-one detach (each detach is a sleep of the launcher), or, where a folder cannot be carried along, in one each. After
-a test that left no trace in any of them (`folders_after_test`), they are kept: no mount, no detach.
+one detach (each detach is a sleep of the launcher), or, where a folder cannot be carried along, in one each.
 
 Each case runs box_init in a mount namespace of its own (root only, as a warm box is), on three tmpfs standing for
 /box, /tmp and /dev/shm, and counts its detaches through a wrapper of libc.
@@ -72,68 +71,12 @@ print(json.dumps({"failures": failures, "detaches": counting.detaches, "before":
 """
 
 
-# argv: the folder to work in, then what a test does between two resets, as the box's user (uid 65534, in a folder
-# of root's with the sticky bit, as in a box): "nothing", "list" (read the listing of /tmp's stand-in), "name"
-# (make a file there and remove it), "date" (set its times to now). Prints the mounts and detaches of the reset
-# after it (`folders_after_test`), and each folder's dates then.
-AFTER_TEST = """
-import ctypes, json, os, sys
-from judge.runner.launcher import box_init
-
-root, action = sys.argv[1], sys.argv[2]
-libc = ctypes.CDLL(None, use_errno=True)
-paths = [os.path.join(root, name) for name in ("box", "tmp", "shm")]
-for path in paths:
-    os.mkdir(path)
-    assert libc.mount(b"tmpfs", path.encode(), b"tmpfs", 6, b"size=4m,mode=1777") == 0, ctypes.get_errno()
-
-class Counting:
-    def __init__(self):
-        self.calls = []
-    def __getattr__(self, name):
-        return getattr(libc, name)
-    def umount2(self, *args):
-        self.calls.append("detach")
-        return libc.umount2(*args)
-    def mount(self, *args):
-        self.calls.append("mount")
-        return libc.mount(*args)
-
-scratch = [box_init._as_mounted(path) for path in paths]
-assert box_init.fresh_folders(libc, scratch) == []
-folder = os.open(paths[1], os.O_RDONLY | os.O_DIRECTORY)  # the user cannot pass through pytest's folder
-child = os.fork()
-if child == 0:
-    os.setresgid(65534, 65534, 65534)
-    os.setresuid(65534, 65534, 65534)
-    if action == "list":
-        os.listdir(folder)
-    elif action == "name":
-        os.close(os.open("named", os.O_CREAT | os.O_WRONLY, 0o600, dir_fd=folder))
-        os.remove("named", dir_fd=folder)
-    elif action == "date":
-        os.utime(folder)
-    os._exit(0)
-os.close(folder)
-assert os.waitpid(child, 0)[1] == 0
-counting = Counting()
-failures = box_init.folders_after_test(counting, scratch)
-print(json.dumps({"failures": failures, "calls": counting.calls,
-                  "dates": [(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns) for path in paths]}))
-"""
-
-
-def run_in_own_mounts(tmp_path: Path, script: str, argument: str) -> dict:
-    """`script` run as root in a mount namespace of its own, on the folder `tmp_path`; what it printed."""
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-c", script,
-                           str(tmp_path), argument], capture_output=True, text=True, cwd=REPO, timeout=60,
+def reset(tmp_path: Path, left: str) -> dict:
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", sys.executable, "-c", RESET,
+                           str(tmp_path), left], capture_output=True, text=True, cwd=REPO, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
-
-
-def reset(tmp_path: Path, left: str) -> dict:
-    return run_in_own_mounts(tmp_path, RESET, left)
 
 
 def test_the_three_folders_are_reset_in_one_detach(tmp_path: Path) -> None:
@@ -155,24 +98,3 @@ def test_a_folder_that_cannot_be_carried_is_detached_on_its_own(tmp_path: Path, 
     assert seen["after"] == seen["before"]
     assert seen["options after"] == seen["options before"]
     assert seen["contents"] == [[], [], [], []]  # and nothing was mounted on the folder the symlink names
-
-
-@pytest.mark.parametrize("action", ["nothing", "list"])
-def test_folders_a_test_left_no_trace_in_are_kept(tmp_path: Path, action: str) -> None:
-    """No file made or removed: no mount and no detach (the detach's sleep is a wake-up per test), and the roots
-    dated back to the epoch, a listing's atime included."""
-    seen = run_in_own_mounts(tmp_path, AFTER_TEST, action)
-    assert seen["failures"] == []
-    assert seen["calls"] == []
-    assert seen["dates"] == [[0, 0]] * 3
-
-
-@pytest.mark.parametrize("action", ["name", "date"])
-def test_a_trace_in_one_folder_renews_them_all(tmp_path: Path, action: str) -> None:
-    """A file made and removed (it took an inode number) or a root dated by the test, in one folder: all three
-    are mounted afresh (one alone would move in the mount table), in one detach."""
-    seen = run_in_own_mounts(tmp_path, AFTER_TEST, action)
-    assert seen["failures"] == []
-    assert seen["calls"].count("detach") == 1
-    assert seen["calls"].count("mount") == 3 + 2  # three tmpfs, and two moves of an old one into the first
-    assert seen["dates"] == [[0, 0]] * 3

