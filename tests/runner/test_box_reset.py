@@ -1,6 +1,7 @@
 """A warm box's writable folders, reset between two tests (judge/runner/launcher/box_init.py `fresh_folders`):
 every folder gets an empty tmpfs mounted as before, no old mount stays in the mount table, and the old ones go in
 one detach (each detach is a sleep of the launcher), or, where a folder cannot be carried along, in one each.
+Before that, no Unix socket of the test may be left in flight (`no_socket_left`).
 
 Each case runs box_init in a mount namespace of its own (root only, as a warm box is), on three tmpfs standing for
 /box, /tmp and /dev/shm, and counts its detaches through a wrapper of libc.
@@ -98,3 +99,34 @@ def test_a_folder_that_cannot_be_carried_is_detached_on_its_own(tmp_path: Path, 
     assert seen["after"] == seen["before"]
     assert seen["options after"] == seen["options before"]
     assert seen["contents"] == [[], [], [], []]  # and nothing was mounted on the folder the symlink names
+
+
+# argv: the folder (unused), then what is left in this network namespace of its own: "nothing", "in flight" (a
+# socket pair sent into itself, no descriptor of it held: only the kernel's collector frees it) or "held" (a socket
+# this process keeps open, which no collector frees). Prints what `no_socket_left` answers, with little patience.
+SOCKETS_LEFT = """
+import array, json, socket, sys
+from judge.runner.launcher import box_init
+
+left = sys.argv[2]
+count = box_init.SocketCount()
+if left != "nothing":
+    one, other = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    if left == "in flight":
+        other.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [other.fileno()]))])
+        one.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [one.fileno()]))])
+        one.close()
+        other.close()
+print(json.dumps(box_init.no_socket_left(count, patience=0.2)))
+"""
+
+
+@pytest.mark.parametrize(("left", "failures"), [("nothing", 0), ("in flight", 0), ("held", 1)])
+def test_no_socket_is_left_in_flight(tmp_path: Path, left: str, failures: int) -> None:
+    """Sockets in flight, which no process holds, are collected before the next test; a socket still held (which
+    cannot happen once every process of the test is gone) is reported, and the box then serves no other test."""
+    done = subprocess.run(["unshare", "--net", sys.executable, "-c", SOCKETS_LEFT, str(tmp_path), left],
+                          capture_output=True, text=True, cwd=REPO, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == failures, done.stdout

@@ -127,6 +127,15 @@ def test_inode_numbers_taken_without_a_trace_do_not_reach_the_next_test(tmp_path
 
 
 @pytest.mark.parametrize("extra", MODES.values())
+def test_a_descriptor_in_flight_carries_nothing_to_the_next_test(tmp_path: Path, extra: list[str]) -> None:
+    """Locks and an abstract socket name held by a socket sent into itself (park_descriptor.py), which no process
+    holds once the test is killed: gone before the next test (the warm box waits for the kernel to collect it)."""
+    given = ["send:secret42", "read", "read"]
+    report, _ = judge_run(tmp_path, "park_descriptor.py", ["-"] * len(given), extra, given=given)
+    assert printed(report) == ["sent", "got:/name-free", "got:/name-free"], cases(report)
+
+
+@pytest.mark.parametrize("extra", MODES.values())
 def test_no_connection_outlives_its_test(tmp_path: Path, extra: list[str]) -> None:
     """A socket left in TIME_WAIT (it survives the processes of its test) is gone for the next test."""
     report, _ = judge_run(tmp_path, "time_wait.py", ["none"] * TESTS, extra)

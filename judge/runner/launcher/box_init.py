@@ -8,6 +8,14 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   nobody else's to read); the launcher's code unmounted; no capability left to inherit.
 - `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
   mount of a host folder names that folder in the box's mount table.
+- `no_socket_left`: once a test's processes are gone, no socket of the box's may be left. A socket sent over
+  a socket into itself (SCM_RIGHTS) is "in flight": no process holds it, so killing every process frees it only
+  when the kernel's collector runs, which since Linux 6.10 is apart and later, after some Unix socket is released
+  anywhere. Until then everything it carries stays open: a descriptor of a file in /program holding byte-range
+  locks (F_OFD_SETLK) that the next test reads back (F_OFD_GETLK), an abstract socket name, the old mount of a
+  writable folder. So the launcher counts the sockets of the box's network namespace, which holds none of the
+  judge's (the launcher's own were made outside); if any is left, it releases Unix sockets of its own to start
+  the collector until the count is back, and a box whose count does not come back serves no other test.
 - `fresh_namespaces` and `fresh_folders`: for every test, a fresh namespace or mount for everything a test could
   leave something in or count with: a new IPC namespace (System V ids, POSIX message queues), made while the
   test before runs; once its processes are gone, a new tmpfs on each writable folder (a file's inode number, what
@@ -24,9 +32,11 @@ nothing imported later: once the box is taken over, the launcher's own code is n
 
 from __future__ import annotations
 
+import _socket
 import ctypes
 import os
 import stat
+import time
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE = 32, 4096, 8192
@@ -113,6 +123,35 @@ def fresh_folders(libc: ctypes.CDLL, scratch: list[Scratch]) -> list[str]:
         except Exception as error:  # noqa: BLE001 -- as above
             failures.append(f"{folder.path}: {error}")
     return failures
+
+
+class SocketCount:
+    """The number of sockets in the box's network namespace (/proc/net/sockstat's "sockets: used", read through a
+    descriptor kept open: 4 us a test, where listing /proc/net/unix costs 40), and that number between two tests
+    (the launcher's own sockets were made outside the box: none of its sockets count)."""
+
+    __slots__ = ("descriptor", "usual")
+
+    def __init__(self) -> None:
+        self.descriptor = os.open("/proc/net/sockstat", os.O_RDONLY | os.O_CLOEXEC)
+        self.usual = self.now()
+
+    def now(self) -> int:
+        return int(os.pread(self.descriptor, 64, 0).split()[2])  # "sockets: used N"
+
+
+def no_socket_left(count: SocketCount, patience: float = 1.0) -> list[str]:
+    """Once a test's processes are gone: wait for the sockets they left in flight to be collected (see above);
+    what failed (empty when none is left, at once in the usual case)."""
+    deadline, pause = time.monotonic() + patience, 0.0005
+    while count.now() > count.usual:
+        if time.monotonic() > deadline:
+            return ["a socket outlived its test (in flight, and not collected)"]
+        for end in _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM):
+            end.close()  # a Unix socket released: the collector starts
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
+    return []
 
 
 def fresh_namespaces(libc: ctypes.CDLL) -> list[str]:

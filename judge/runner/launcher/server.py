@@ -82,6 +82,7 @@ class Launcher:
         self.run_uid: int | None = None  # the box's uid each run drops to (None: runs keep the launcher's)
         self.last_pid: int | None = None  # ns_last_pid of the box, open for writing
         self.scratch: list[box_init.Scratch] = []  # the box's writable folders, mounted afresh for each test
+        self.sockets: box_init.SocketCount | None = None  # the warm box's, which no test may leave more of
         self.unusable: str | None = None  # why the box could not be reset after a test
         self.program: str | None = None  # the box's program folder, until it is copied in (the first run)
         self.rlimits: list[tuple[int, int, int]] = []  # (resource, soft, hard) of every run
@@ -100,6 +101,7 @@ class Launcher:
             self.run_uid = int(request["uid"])
             os.setgroups([])
             self.last_pid, self.scratch = box_init.take_over(libc, list(request["scratch"]), request["code"])
+            self.sockets = box_init.SocketCount()
             self.program = request.get("program")
         # Set-user-ID programs in the box never run as their owner (also where no seccomp filter sets it).
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
@@ -223,11 +225,13 @@ class Launcher:
 
     def _clean(self) -> None:
         """No process of this test is left for the next one (in a box, nothing else either: its namespaces were
-        renewed while it ran, and its writable folders are now: judge/runner/launcher/box_init.py).
+        renewed while it ran, no socket of its is left in flight, and its writable folders are now:
+        judge/runner/launcher/box_init.py).
         Nothing a test leaves can make this raise: a failure marks the box unusable, and says why."""
         try:
             self._kill_leftovers()
-            failures = box_init.fresh_folders(self.libc, self.scratch) if self.scratch else []
+            failures = box_init.no_socket_left(self.sockets) if self.sockets else []
+            failures += box_init.fresh_folders(self.libc, self.scratch) if self.scratch else []
         except Exception as error:  # noqa: BLE001 -- the launcher must live to say the box is unusable
             failures = [f"{type(error).__name__}: {error}"]
         self._mark_unusable(failures)
