@@ -23,6 +23,7 @@ from judge.judging.setup import JudgingSetup
 from judge.problems.model import TestCase
 from judge.runner import execute
 from judge.runner.classify import Classification, classify
+from judge.runner.run_files import read_whole
 from judge.verdicts import Verdict
 
 DIFF_LINES = 12
@@ -101,8 +102,8 @@ def _run_case(setup: JudgingSetup, test: TestCase, ahead: RunAhead | None) -> Ca
     if failure is not None:
         return CaseResult(**measured, verdict=failure.verdict, message=failure.message)
     output = _output(setup, output_path)
-    answer = test.answer_path.read_bytes()
-    checked = setup.checker_for(test)(input=test.input_path.read_bytes(), output=output, answer=answer)
+    answer = read_whole(test.answer_path)
+    checked = setup.checker_for(test)(input=read_whole(test.input_path), output=output, answer=answer)
     failed = checked.verdict in (Verdict.WA, Verdict.PE)
     diff = _diff(answer, output) if failed and _diffable(test, answer, output) else ""
     return CaseResult(**measured, verdict=checked.verdict, message=checked.message, diff=diff, score=checked.score)
@@ -110,7 +111,7 @@ def _run_case(setup: JudgingSetup, test: TestCase, ahead: RunAhead | None) -> Ca
 
 def _output(setup: JudgingSetup, path: Path) -> bytes:
     """What a run printed, through the file kept for the next test where there is one (runner/execute.py)."""
-    return setup.outputs.read(path) if setup.outputs is not None else path.read_bytes()
+    return setup.outputs.read(path) if setup.outputs is not None else read_whole(path)
 
 
 def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
@@ -122,7 +123,7 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
     checker, passes = setup.checker_for(test), setup.problem.passes
     if not isinstance(checker, ProgramChecker):
         raise JudgeFailure(f"{setup.problem.root}: a multi-pass problem needs an output validator program")
-    answer = test.answer_path.read_bytes()
+    answer = read_whole(test.answer_path)
     next_input = setup.program.scratch / "pass.in"
     runs: list[dict[str, Any]] = []
     current = test
@@ -132,7 +133,7 @@ def _multi_pass_case(setup: JudgingSetup, test: TestCase) -> CaseResult:
         if failure is not None:
             return _passes_result(test, runs, failure.verdict, f"pass {number}: {failure.message}")
         checked = checker(
-            input=current.input_path.read_bytes(),
+            input=read_whole(current.input_path),
             output=_output(setup, output_path),
             answer=answer,
             next_pass=number > 1,

@@ -58,9 +58,9 @@ class KeptOutputs:
         descriptor = self._files.get(path)
         try:
             if descriptor is None or not os.path.samestat(os.fstat(descriptor), os.stat(path)):
-                return path.read_bytes()
+                return read_whole(path)
         except FileNotFoundError:
-            return path.read_bytes()  # raises the error a missing output deserves
+            return read_whole(path)  # raises the error a missing output deserves
         size, chunks, offset = os.fstat(descriptor).st_size, [], 0
         while offset < size and (chunk := os.pread(descriptor, size - offset, offset)):
             chunks.append(chunk)
@@ -172,6 +172,21 @@ class RunFiles:
         return os.pread(self.stderr, size - start, start).decode("utf-8", errors="replace").strip()
 
 
+def read_whole(path: Path) -> bytes:
+    """A file's bytes (a test's answer, an output): `Path.read_bytes` less its buffered file object, whose start
+    (a terminal check, two seeks, a second fstat) doubles the system calls of a small file's read: 12 µs a file
+    here instead of 21, two or three files a test."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        chunks, wanted = [], os.fstat(descriptor).st_size + 1  # all of it in the first read, then the end
+        while chunk := os.read(descriptor, wanted):
+            chunks.append(chunk)
+            wanted = 1 << 16
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
 def _new_file(path: Path) -> int:
     """An empty file at `path`, open for reading back (the size, the stderr tail), in place of any earlier one.
 
@@ -192,30 +207,33 @@ def _temp_folder(folder: Path) -> Path:
 def _private_copy(stdin_path: Path, stdout_path: Path) -> int:
     """A read-only copy of `stdin_path`, open at its start (see `RunFiles`); where there is no memfd, a file
     beside `stdout_path`."""
-    with open(stdin_path, "rb") as source:
-        size = os.fstat(source.fileno()).st_size
-        if hasattr(os, "memfd_create"):
-            copy = os.memfd_create("stdin", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-            try:
-                offset = 0
-                while offset < size:
-                    sent = os.sendfile(copy, source.fileno(), offset, size - offset)
-                    if sent == 0:
-                        break
-                    offset += sent
-                fcntl.fcntl(
-                    copy,
-                    fcntl.F_ADD_SEALS,
-                    fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL,
-                )
-                os.lseek(copy, 0, os.SEEK_SET)
-            except OSError:
-                os.close(copy)
-                raise
-            return copy
-    path = stdout_path.with_name(f"{stdout_path.name}.stdin")
-    shutil.copyfile(stdin_path, path)
+    if not hasattr(os, "memfd_create"):
+        path = stdout_path.with_name(f"{stdout_path.name}.stdin")
+        shutil.copyfile(stdin_path, path)
+        try:
+            return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        finally:
+            path.unlink()  # the open descriptor is all the child needs
+    source = os.open(stdin_path, os.O_RDONLY | os.O_CLOEXEC)
     try:
-        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        size = os.fstat(source).st_size
+        copy = os.memfd_create("stdin", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        try:
+            offset = 0
+            while offset < size:
+                sent = os.sendfile(copy, source, offset, size - offset)
+                if sent == 0:
+                    break
+                offset += sent
+            fcntl.fcntl(
+                copy,
+                fcntl.F_ADD_SEALS,
+                fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL,
+            )
+            os.lseek(copy, 0, os.SEEK_SET)
+        except OSError:
+            os.close(copy)
+            raise
+        return copy
     finally:
-        path.unlink()  # the open descriptor is all the child needs
+        os.close(source)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.runner import execute
+from judge.runner import execute, run_files
 from judge.runner.containment.choice import available_containments, choose_containment
 from judge.runner.limits import Limits
 
@@ -99,10 +99,10 @@ def test_a_kept_output_is_read_through_its_kept_file(tmp_path, monkeypatch):
         run(tmp_path, "print(1)", "cgroup", kept)
         run(tmp_path, "print(2)", "cgroup", kept)
 
-        def refused(self):
-            raise AssertionError(f"{self} opened by name")
+        def refused(path):
+            raise AssertionError(f"{path} opened by name")
 
-        monkeypatch.setattr(Path, "read_bytes", refused)
+        monkeypatch.setattr(run_files, "read_whole", refused)
         assert kept.read(tmp_path / "run.out") == b"2\n"
 
 
@@ -115,3 +115,15 @@ def test_an_output_put_back_is_read_from_its_path(tmp_path):
         run(tmp_path, "print(2)", "cgroup", kept)
         (tmp_path / "run.out.1").replace(tmp_path / "run.out")
         assert kept.read(tmp_path / "run.out") == b"1\n"
+
+
+def test_a_file_is_read_whole_whatever_its_size(tmp_path):
+    """`read_whole` (answers, inputs for the checker, outputs read by name) reads to the end, not to the size it
+    saw first: nothing, one byte, more than one read's worth."""
+    for size in (0, 1, 3 * 65536 + 7):
+        path = tmp_path / f"{size}.ans"
+        data = os.urandom(size)
+        path.write_bytes(data)
+        assert run_files.read_whole(path) == data
+    with pytest.raises(FileNotFoundError):
+        run_files.read_whole(tmp_path / "missing.ans")

@@ -8,6 +8,7 @@ import marshal
 import os
 import select
 import shutil
+import signal
 import socket
 import sys
 import time
@@ -101,6 +102,34 @@ def test_outside_a_box_what_outlived_a_runs_first_process_is_counted_to_it(tmp_p
         exited = started.wait(10)
     assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
     assert exited.cpu_seconds >= 0.3, exited
+
+
+def test_a_run_starts_with_every_signal_at_its_default(tmp_path: Path) -> None:
+    """A judge started under nohup ignores SIGHUP, and its launcher inherits that; an ignored signal stays
+    ignored across exec, but a run must start as on any judge, every signal at its default: none ignored, none
+    caught (/proc/self/status, read by the run itself). Signals 32 and 33 are glibc's own: its posix_spawn leaves
+    them ignored, and a program's glibc sets its handlers for them when it needs them."""
+    ignored = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGHUP, signal.SIGUSR2)}
+    try:
+        with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
+            status = run_in_folder(launcher, tmp_path, ["/bin/cat", "/proc/self/status"])
+    finally:
+        for number, handler in ignored.items():
+            signal.signal(number, handler)
+    masks = dict(line.split(":\t") for line in status.splitlines() if line.startswith(("SigIgn", "SigCgt")))
+    ignored_bits, caught_bits = int(masks["SigIgn"], 16), int(masks["SigCgt"], 16)
+    glibc_own = 1 << (32 - 1) | 1 << (33 - 1)
+    assert (ignored_bits & ~glibc_own, caught_bits) == (0, 0), masks
+
+
+def run_in_folder(launcher: Launcher, tmp_path: Path, argv: list[str]) -> str:
+    """Run `argv` through `launcher` outside a box, in tmp_path; what it printed."""
+    with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
+        started = launcher.start(argv, tmp_path, {"PATH": "/usr/bin:/bin"},
+                                 Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
+        exited = started.wait(10)
+    assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
+    return (tmp_path / "out").read_text()
 
 
 def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
