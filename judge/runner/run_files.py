@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import JudgeFailure
+from judge.runner.launcher.box_init import send_whole
 
 STDERR_TAIL_BYTES = 2048
 
@@ -216,15 +217,9 @@ def _private_copy(stdin_path: Path, stdout_path: Path) -> int:
             path.unlink()  # the open descriptor is all the child needs
     source = os.open(stdin_path, os.O_RDONLY | os.O_CLOEXEC)
     try:
-        size = os.fstat(source).st_size
         copy = os.memfd_create("stdin", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
-            offset = 0
-            while offset < size:
-                sent = os.sendfile(copy, source, offset, size - offset)
-                if sent == 0:
-                    break
-                offset += sent
+            send_whole(copy, source)
             fcntl.fcntl(
                 copy,
                 fcntl.F_ADD_SEALS,

@@ -112,7 +112,7 @@ def test_a_run_starts_with_every_signal_at_its_default(tmp_path: Path) -> None:
     ignored = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGHUP, signal.SIGUSR2)}
     try:
         with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
-            status = run_in_folder(launcher, tmp_path, ["/bin/cat", "/proc/self/status"])
+            status = run_in(launcher, tmp_path, ["/bin/cat", "/proc/self/status"], cwd=tmp_path)
     finally:
         for number, handler in ignored.items():
             signal.signal(number, handler)
@@ -120,16 +120,6 @@ def test_a_run_starts_with_every_signal_at_its_default(tmp_path: Path) -> None:
     ignored_bits, caught_bits = int(masks["SigIgn"], 16), int(masks["SigCgt"], 16)
     glibc_own = 1 << (32 - 1) | 1 << (33 - 1)
     assert (ignored_bits & ~glibc_own, caught_bits) == (0, 0), masks
-
-
-def run_in_folder(launcher: Launcher, tmp_path: Path, argv: list[str]) -> str:
-    """Run `argv` through `launcher` outside a box, in tmp_path; what it printed."""
-    with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
-        started = launcher.start(argv, tmp_path, {"PATH": "/usr/bin:/bin"},
-                                 Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
-        exited = started.wait(10)
-    assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()
-    return (tmp_path / "out").read_text()
 
 
 def test_a_launcher_gone_between_two_tests_is_replaced(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -157,11 +147,12 @@ def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
         os.kill(pid, 0)
 
 
-def run_in(launcher: Launcher, tmp_path: Path, argv: list[str]) -> str:
-    """Run `argv` through `launcher`; what it printed. Its files stay open until it has ended, as `execute.run`
-    keeps them: a box that could not be reset is told only then, and the run sent again to a fresh one."""
+def run_in(launcher: Launcher, tmp_path: Path, argv: list[str], cwd: Path = PROGRAM) -> str:
+    """Run `argv` through `launcher` in `cwd` (default: a box's program folder); what it printed. Its files stay
+    open until it has ended, as `execute.run` keeps them: a box that could not be reset is told only then, and
+    the run sent again to a fresh one."""
     with open(os.devnull, "rb") as stdin, open(tmp_path / "out", "wb") as out:
-        started = launcher.start(argv, PROGRAM, {"PATH": "/usr/bin:/bin"},
+        started = launcher.start(argv, cwd, {"PATH": "/usr/bin:/bin"},
                                Files(stdin.fileno(), out.fileno(), out.fileno()), CONTAINED, LIMITS)
         exited = started.wait(10)
     assert exited is not None and exited.status == 0, (tmp_path / "out").read_text()

@@ -249,18 +249,24 @@ def _copy_tree(source: int, target: str) -> None:
             os.close(folder)
 
 
+def send_whole(writer: int, reader: int) -> None:
+    """Copy all of the file open as `reader` (from its start, as long as it was when this began) to `writer` in
+    the kernel (sendfile): the program into the box, here; a test's input into its private copy, in the judge
+    (judge/runner/run_files.py)."""
+    size, offset = os.fstat(reader).st_size, 0
+    while offset < size:
+        sent = os.sendfile(writer, reader, offset, size - offset)
+        if sent == 0:
+            break
+        offset += sent
+
+
 def _copy_file(folder: int, name: str, path: str) -> None:
     reader = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=folder)
     try:
         writer = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
-            size = os.fstat(reader).st_size
-            offset = 0
-            while offset < size:
-                sent = os.sendfile(writer, reader, offset, size - offset)
-                if sent == 0:
-                    break
-                offset += sent
+            send_whole(writer, reader)
         finally:
             os.close(writer)
     finally:
