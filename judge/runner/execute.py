@@ -102,7 +102,9 @@ class RunSpec(Struct, frozen=True):
 @functools.cache
 def online_cpus() -> int | None:
     """The machine's online CPUs, looked up once per process: `os.cpu_count` reads /sys each time (11 µs of every
-    test, measured). A CPU brought online later only makes the looks at a run later than they could be."""
+    test, measured). A CPU brought online while the judge runs (a VM's hot-plugged one) makes it look at a run
+    using more CPUs than it counted later than `LookSchedule` promises, up to its longest wait: what the run
+    reached meanwhile (its memory limit, after the CPU limit) decides then. Restart the judge after adding CPUs."""
     return os.cpu_count()
 
 

@@ -5,9 +5,11 @@ before (`KeptOutputs`), their sizes, the stderr tail, and whether the judge's ow
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -176,16 +178,30 @@ class RunFiles:
 def read_whole(path: Path) -> bytes:
     """A file's bytes (a test's answer, an output): `Path.read_bytes` less its buffered file object, whose start
     (a terminal check, two seeks, a second fstat) doubles the system calls of a small file's read: 12 µs a file
-    here instead of 21, two or three files a test."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    here instead of 21, two or three files a test. What cannot be read raises the OSError `Path.read_bytes`
+    would, naming the path."""
+    descriptor, size = _open_to_read(path)
     try:
-        chunks, wanted = [], os.fstat(descriptor).st_size + 1  # all of it in the first read, then the end
+        chunks, wanted = [], size + 1  # all of it in the first read, then the end
         while chunk := os.read(descriptor, wanted):
             chunks.append(chunk)
             wanted = 1 << 16
         return b"".join(chunks)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from None
     finally:
         os.close(descriptor)
+
+
+def _open_to_read(path: Path) -> tuple[int, int]:
+    """`path` open for reading, and its size; a folder refused as `open()` refuses it (its read would fail without
+    a name, its sendfile with EINVAL)."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    status = os.fstat(descriptor)
+    if stat.S_ISDIR(status.st_mode):
+        os.close(descriptor)
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    return descriptor, status.st_size
 
 
 def _new_file(path: Path) -> int:
@@ -215,11 +231,11 @@ def _private_copy(stdin_path: Path, stdout_path: Path) -> int:
             return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         finally:
             path.unlink()  # the open descriptor is all the child needs
-    source = os.open(stdin_path, os.O_RDONLY | os.O_CLOEXEC)
+    source, size = _open_to_read(stdin_path)
     try:
         copy = os.memfd_create("stdin", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         try:
-            send_whole(copy, source)
+            send_whole(copy, source, size)
             fcntl.fcntl(
                 copy,
                 fcntl.F_ADD_SEALS,

@@ -120,7 +120,8 @@ class Starter(Protocol):
 
 def child_setup(contained: Contained, limits: RunLimits, syscall_filter: LoadableFilter | None):
     """The function run in a fork of the judge between fork and exec: join the run's group, set the rlimits
-    (with a per-process CPU backstop), load the seccomp filter last (it sets no_new_privs).
+    (with a per-process CPU backstop), put back at its default every signal the judge ignores (`ignored_signals`),
+    load the seccomp filter last (it sets no_new_privs).
 
     Everything is decided here, in the judge, and the child only makes the system calls: each Python object the
     child makes or touches copies a page of the judge's memory, on the way of every compile step (opening four
@@ -134,7 +135,8 @@ def child_setup(contained: Contained, limits: RunLimits, syscall_filter: Loadabl
     ]
     join_files = [os.fsencode(path) for path in contained.join_files]
     install_filter = syscall_filter.prepared().install if syscall_filter is not None else None
-    write, open_file, close, setrlimit = os.write, os.open, os.close, resource.setrlimit
+    ignored, default = ignored_signals(), signal.SIG_DFL
+    write, open_file, close, setrlimit, set_handler = os.write, os.open, os.close, resource.setrlimit, signal.signal
 
     def setup() -> None:
         for path in join_files:
@@ -143,10 +145,23 @@ def child_setup(contained: Contained, limits: RunLimits, syscall_filter: Loadabl
             close(descriptor)
         for which, soft_and_hard in rlimits:
             setrlimit(which, soft_and_hard)
+        for number in ignored:
+            set_handler(number, default)
         if install_filter is not None:
             install_filter()
 
     return setup
+
+
+def ignored_signals() -> list[int]:
+    """The signals the judge ignores that an exec would leave ignored in the program (SIGHUP under nohup, SIGINT
+    and SIGQUIT in a shell's background job), but SIGPIPE and SIGXFSZ, which `Popen` puts back itself: every run
+    starts with every signal at its default, as the launcher starts every test's (launcher/spawning.py)."""
+    return [
+        number
+        for number in signal.valid_signals()
+        if number not in (signal.SIGPIPE, signal.SIGXFSZ) and signal.getsignal(number) == signal.SIG_IGN
+    ]
 
 
 def start_process(argv: list[str], **popen: object) -> subprocess.Popen[bytes]:

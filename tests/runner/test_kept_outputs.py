@@ -3,6 +3,7 @@ them empty and as if new, and only after a run whose every process is known gone
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -99,10 +100,19 @@ def test_a_kept_output_is_read_through_its_kept_file(tmp_path, monkeypatch):
         run(tmp_path, "print(1)", "cgroup", kept)
         run(tmp_path, "print(2)", "cgroup", kept)
 
-        def refused(path):
-            raise AssertionError(f"{path} opened by name")
+        output = str(tmp_path / "run.out")
+        real_open, real_io_open = os.open, io.open
 
-        monkeypatch.setattr(run_files, "read_whole", refused)
+        def os_open(path, *args, **kwargs):
+            assert os.fspath(path) != output, f"{path} opened by name"
+            return real_open(path, *args, **kwargs)
+
+        def io_open(path, *args, **kwargs):
+            assert os.fspath(path) != output, f"{path} opened by name"
+            return real_io_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_open)
+        monkeypatch.setattr(io, "open", io_open)
         assert kept.read(tmp_path / "run.out") == b"2\n"
 
 
@@ -119,11 +129,16 @@ def test_an_output_put_back_is_read_from_its_path(tmp_path):
 
 def test_a_file_is_read_whole_whatever_its_size(tmp_path):
     """`read_whole` (answers, inputs for the checker, outputs read by name) reads to the end, not to the size it
-    saw first: nothing, one byte, more than one read's worth."""
+    saw first (a file may grow meanwhile; /proc's report a size of 0): nothing, one byte, more than one read's
+    worth. What it cannot read is an OSError naming the path, as `Path.read_bytes` raises."""
     for size in (0, 1, 3 * 65536 + 7):
         path = tmp_path / f"{size}.ans"
         data = os.urandom(size)
         path.write_bytes(data)
         assert run_files.read_whole(path) == data
-    with pytest.raises(FileNotFoundError):
+    assert Path("/proc/self/status").stat().st_size == 0
+    assert run_files.read_whole(Path("/proc/self/status")).startswith(b"Name:")
+    with pytest.raises(FileNotFoundError, match="missing.ans"):
         run_files.read_whole(tmp_path / "missing.ans")
+    with pytest.raises(IsADirectoryError, match=str(tmp_path)):
+        run_files.read_whole(tmp_path)

@@ -31,7 +31,7 @@ from judge.runner.sandbox import (
     bwrap_problem,
     choose_sandbox,
 )
-from judge.runner.start import Exited, Files, RunLimits
+from judge.runner.start import Exited, Files, RunLimits, Spawner, Starter
 from judge.runner.starter_choice import SYSTEM_PYTHON, BoxPython
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the launcher needs pidfds (Linux)")
@@ -104,15 +104,21 @@ def test_outside_a_box_what_outlived_a_runs_first_process_is_counted_to_it(tmp_p
     assert exited.cpu_seconds >= 0.3, exited
 
 
-def test_a_run_starts_with_every_signal_at_its_default(tmp_path: Path) -> None:
-    """A judge started under nohup ignores SIGHUP, and its launcher inherits that; an ignored signal stays
-    ignored across exec, but a run must start as on any judge, every signal at its default: none ignored, none
-    caught (/proc/self/status, read by the run itself). Signals 32 and 33 are glibc's own: its posix_spawn leaves
-    them ignored, and a program's glibc sets its handlers for them when it needs them."""
+@pytest.mark.parametrize("starter", ["launcher", "fork of the judge"])
+def test_a_run_starts_with_every_signal_at_its_default(tmp_path: Path, starter: str) -> None:
+    """A judge started under nohup ignores SIGHUP (a shell's background job, SIGINT and SIGQUIT), and what it
+    starts inherits that; an ignored signal stays ignored across exec, but a run must start as on any judge, every
+    signal at its default: none ignored, none caught (/proc/self/status, read by the run itself). Every test is
+    started by a launcher; a compile, a checker, an interactive problem's submission by a fork of the judge.
+    Signals 32 and 33 are glibc's own: its posix_spawn leaves them ignored, and a program's glibc sets its
+    handlers for them when it needs them."""
     ignored = {number: signal.signal(number, signal.SIG_IGN) for number in (signal.SIGHUP, signal.SIGUSR2)}
     try:
-        with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
-            status = run_in(launcher, tmp_path, ["/bin/cat", "/proc/self/status"], cwd=tmp_path)
+        if starter == "launcher":
+            with Launcher(launcher_command(sys.executable, REPOSITORY), tmp_path, LIMITS, None, ()) as launcher:
+                status = run_in(launcher, tmp_path, ["/bin/cat", "/proc/self/status"], cwd=tmp_path)
+        else:
+            status = run_in(Spawner(None), tmp_path, ["/bin/cat", "/proc/self/status"], cwd=tmp_path)
     finally:
         for number, handler in ignored.items():
             signal.signal(number, handler)
@@ -147,7 +153,7 @@ def test_a_launcher_never_used_is_killed_not_awaited(tmp_path: Path) -> None:
         os.kill(pid, 0)
 
 
-def run_in(launcher: Launcher, tmp_path: Path, argv: list[str], cwd: Path = PROGRAM) -> str:
+def run_in(launcher: Starter, tmp_path: Path, argv: list[str], cwd: Path = PROGRAM) -> str:
     """Run `argv` through `launcher` in `cwd` (default: a box's program folder); what it printed. Its files stay
     open until it has ended, as `execute.run` keeps them: a box that could not be reset is told only then, and
     the run sent again to a fresh one."""

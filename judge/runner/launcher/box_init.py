@@ -249,11 +249,11 @@ def _copy_tree(source: int, target: str) -> None:
             os.close(folder)
 
 
-def send_whole(writer: int, reader: int) -> None:
-    """Copy all of the file open as `reader` (from its start, as long as it was when this began) to `writer` in
+def send_whole(writer: int, reader: int, size: int) -> None:
+    """Copy the first `size` bytes of the file open as `reader` (its size, looked up by the caller) to `writer` in
     the kernel (sendfile): the program into the box, here; a test's input into its private copy, in the judge
     (judge/runner/run_files.py)."""
-    size, offset = os.fstat(reader).st_size, 0
+    offset = 0
     while offset < size:
         sent = os.sendfile(writer, reader, offset, size - offset)
         if sent == 0:
@@ -266,7 +266,7 @@ def _copy_file(folder: int, name: str, path: str) -> None:
     try:
         writer = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         try:
-            send_whole(writer, reader)
+            send_whole(writer, reader, os.fstat(reader).st_size)
         finally:
             os.close(writer)
     finally:
