@@ -3,7 +3,7 @@ verdicts only those a run's facts decide alone (classify.py).
 
 - execute.py: `run`, start → watch → kill → facts (`RunStats`) for one command.
 - run_files.py: a run's standard streams: the input's private copy, the output files (new, or kept from the run
-  before: `KeptOutputs`), the stderr tail, the room left on the judge's disk.
+  before: `KeptOutputs`), the stderr tail, the room left on the judge's disk; a file read whole (`read_whole`).
 - limits.py: `Limits`, a run's limits as a person states them (no imports: results and views name them).
 - classify.py: from a run's facts to TLE, MLE, OLE or RE (or none: the checker decides).
 - sandbox.py: how a command is wrapped before it starts (bubblewrap, or none) and what a box shows.

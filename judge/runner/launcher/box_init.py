@@ -7,7 +7,8 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   /proc mounted again with `hidepid=invisible` (the launcher's own counters, which grow with every test, are
   nobody else's to read); the launcher's code unmounted; no capability left to inherit.
 - `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
-  mount of a host folder names that folder in the box's mount table.
+  mount of a host folder names that folder in the box's mount table. Each file is copied in the kernel
+  (`send_whole`, which the judge's private copy of a test's input shares: judge/runner/run_files.py).
 - `no_socket_left`: once a test's processes are gone, no socket of the box's may be left. A socket sent over
   a socket into itself (SCM_RIGHTS) is "in flight": no process holds it, so killing every process frees it only
   when the kernel's collector runs, which since Linux 6.10 is apart and later, after some Unix socket is released
