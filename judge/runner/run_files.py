@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from judge.errors import JudgeFailure
-from judge.runner.launcher.box_init import send_whole
+from judge.runner.launcher.copying import send_whole
 
 STDERR_TAIL_BYTES = 2048
 

@@ -13,7 +13,7 @@ from judge.runner.launcher.client import JUDGE_PACKAGE, launcher_command
 ON_THE_WAY = ("judge", "judge.runner", "judge.runner.launcher")
 LAUNCHER_MODULES = {*ON_THE_WAY, "judge.runner.launcher.server", "judge.runner.launcher.box_init",
                     "judge.runner.launcher.own_limits", "judge.runner.launcher.spawning",
-                    "judge.runner.launcher.messages"}
+                    "judge.runner.launcher.messages", "judge.runner.launcher.copying"}
 NOT_FOR_THE_LAUNCHER = ("socket", "selectors", "signal", "enum", "json", "re", "array", "collections",
                         "contextlib")
 """Python wrappers whose additions (enums, selectors) the launcher never uses (it takes the C module beneath), and

@@ -7,8 +7,7 @@ nothing imported later: once the box is taken over, the launcher's own code is n
   /proc mounted again with `hidepid=invisible` (the launcher's own counters, which grow with every test, are
   nobody else's to read); the launcher's code unmounted; no capability left to inherit.
 - `settle_program`: before the first test, the program folder copied into a tmpfs of the box's own: a bind
-  mount of a host folder names that folder in the box's mount table. Each file is copied in the kernel
-  (`send_whole`, which the judge's private copy of a test's input shares: judge/runner/run_files.py).
+  mount of a host folder names that folder in the box's mount table.
 - `no_socket_left`: once a test's processes are gone, no socket of the box's may be left. A socket sent over
   a socket into itself (SCM_RIGHTS) is "in flight": no process holds it, so killing every process frees it only
   when the kernel's collector runs, which since Linux 6.10 is apart and later, after some Unix socket is released
@@ -38,6 +37,8 @@ import ctypes
 import os
 import stat
 import time
+
+from judge.runner.launcher.copying import send_whole
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_MOVE = 32, 4096, 8192
@@ -248,18 +249,6 @@ def _copy_tree(source: int, target: str) -> None:
                 os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns), follow_symlinks=False)
         finally:
             os.close(folder)
-
-
-def send_whole(writer: int, reader: int, size: int) -> None:
-    """Copy the first `size` bytes of the file open as `reader` (its size, looked up by the caller) to `writer` in
-    the kernel (sendfile): the program into the box, here; a test's input into its private copy, in the judge
-    (judge/runner/run_files.py)."""
-    offset = 0
-    while offset < size:
-        sent = os.sendfile(writer, reader, offset, size - offset)
-        if sent == 0:
-            break
-        offset += sent
 
 
 def _copy_file(folder: int, name: str, path: str) -> None:

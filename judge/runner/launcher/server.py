@@ -41,11 +41,11 @@ run drops to the box's uid (`uid` in `setup`): so it can put a fresh /proc over 
 (its own counters, which grow with every test, are nobody else's to read), and reset the box's PID counter
 before each run, so every test's first process is PID 2 as in a box of its own: nothing tells a test which one
 it is (box_init.py). It is not dumpable, and as the box's PID 1 no signal from inside the box reaches it.
-Only the standard library, box_init.py, own_limits.py and spawning.py (beside it) are imported, all at its start,
-and the packages they are imported through (judge/__init__.py and the runner's and launcher's, docstrings only:
-none may import anything, tests/runner/test_launcher_imports.py checks it). A box sees nothing else, and once the
-launcher has taken it over, not even them. Of the library only what starts fast: the launcher starts while the judge
-compiles the program, and the first test waits for it.
+Only the standard library, box_init.py (and copying.py, through it), own_limits.py and spawning.py (beside it)
+are imported, all at its start, and the packages they are imported through (judge/__init__.py and the runner's
+and launcher's, docstrings only: none may import anything, tests/runner/test_launcher_imports.py checks it). A box
+sees nothing else, and once the launcher has taken it over, not even them. Of the library only what starts fast:
+the launcher starts while the judge compiles the program, and the first test waits for it.
 """
 
 from __future__ import annotations
